@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel API differences that tcp_cdg.c must not see.
+ *
+ * Every #if keyed on LINUX_VERSION_CODE lives here, so that the algorithm
+ * reads the same on every kernel.  The oldest supported kernel is 4.13:
+ * it is the first with a mandatory .undo_cwnd, tcp_reno_undo_cwnd() and the
+ * per-ACK timestamp tp->tcp_mstamp that HyStart's ACK-train detector reads.
+ */
+#ifndef _TCP_CDG_COMPAT_H
+#define _TCP_CDG_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/random.h>
+#include <net/tcp.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(4, 13, 0)
+#error "tcp_cdg needs Linux 4.13 or newer (tcp_reno_undo_cwnd, tp->tcp_mstamp)"
+#endif
+
+/* 5.19 wrapped tp->snd_cwnd in accessors (commit 40570375356c). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 19, 0)
+static inline u32 tcp_snd_cwnd(const struct tcp_sock *tp)
+{
+	return tp->snd_cwnd;
+}
+
+static inline void tcp_snd_cwnd_set(struct tcp_sock *tp, u32 val)
+{
+	tp->snd_cwnd = val;
+}
+#endif
+
+/*
+ * Nothing else needs wrapping from 4.13 on: pkts_acked has taken a
+ * const struct ack_sample * since 4.7, __NET_INC_STATS() replaced the _BH
+ * names in 4.6, tcp_in_slow_start() exists since 4.3, and get_random_u32()
+ * (the only random API left in 6.1, where prandom_u32() went away) since 4.11.
+ */
+
+#endif /* _TCP_CDG_COMPAT_H */

@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CAIA Delay-Gradient (CDG) congestion control, out-of-tree edition.
+ *
+ * CDG (D.A. Hayes and G. Armitage, "Revisiting TCP congestion control using
+ * delay gradients", IFIP Networking 2011) reads congestion from the change of
+ * the RTT rather than from loss.  Once per RTT round it takes the difference
+ * between this round's minimum and maximum RTT and the previous round's; the
+ * sum of those differences over the last `window` rounds is the gradient.  A
+ * rising minimum means a standing queue is growing, a rising maximum that a
+ * queue is filling.  When the gradient is positive CDG backs off with
+ * probability 1 - exp(-gradient * backoff_factor), a probability that does
+ * not depend on the RTT, so short- and long-RTT flows back off alike.
+ *
+ * Loss-based flows do not back off on delay, so CDG guards against being
+ * starved by them: when more than `use_ineff` backoffs in a row left the
+ * gradient positive, it stops backing off on delay (ineffectual backoff), and
+ * on loss it may keep a "shadow window" that remembers the window it gave up
+ * on delay and halves that instead of the current window.  Optionally
+ * (`use_tolerance`) it ignores a loss while the gradients say the queue is
+ * not full.  Slow start ends with a HyStart variant (ACK trains and RTT
+ * increase, both relative to the smallest RTT seen).
+ *
+ * At its default parameters the module behaves like the in-tree CDG of
+ * Linux 6.1 (the test suite checks it ACK by ACK); unlike it, it validates its parameters at
+ * load and at run time and refuses to load over another "cdg".
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <net/tcp.h>
+
+#include "tcp_cdg_compat.h"
+
+#define CDG_WINDOW_MAX		256	/* rounds; the ring's tail is a u8 */
+#define CDG_BETA_SHIFT		10	/* backoff_beta is in 1/1024 */
+#define CDG_BETA_SCALE		BIT(CDG_BETA_SHIFT)
+#define CDG_FACTOR_MAX		1000000	/* a 1 us gradient backs off always */
+#define CDG_INEFF_MAX		255	/* backoffs in a row without effect */
+#define CDG_DELACK_MAX		5	/* delayed-ACK filter counter limit */
+#define CDG_EFFECT_US		(-32)	/* a backoff that dropped the RTT */
+#define CDG_TOLERANCE_US	64	/* tolerance rounds gradients to this */
+#define CDG_TRAIN_GAP_US	3000	/* ACKs closer than this form a train */
+#define CDG_HYSTART_MIN_US	125	/* floor of both HyStart thresholds */
+#define CDG_HYSTART_SAMPLES	8	/* ACKs per round before delay exit */
+
+enum cdg_hystart_bits {
+	CDG_HYSTART_ACK_TRAIN	= 1,
+	CDG_HYSTART_DELAY	= 2,
+};
+
+static int window __read_mostly = 8;
+static unsigned int backoff_beta __read_mostly = 724;	/* 0.7071 * 1024 */
+static unsigned int backoff_factor __read_mostly = 42;
+static unsigned int hystart_detect __read_mostly = 3;
+static unsigned int use_ineff __read_mostly = 5;
+static bool use_shadow __read_mostly = true;
+static bool use_tolerance __read_mostly;
+
+/*
+ * Parameters are checked when they are set, at load and through sysfs.  At
+ * load a value out of range is -ERANGE, as the in-tree module answers from
+ * its init; later every bad write is -EINVAL and keeps the old value.
+ */
+static bool cdg_registered;
+
+struct cdg_uint_param {
+	unsigned int *val;
+	unsigned int max;
+};
+
+static int cdg_param_set_uint(const char *val, const struct kernel_param *kp)
+{
+	const struct cdg_uint_param *p = kp->arg;
+	unsigned int n;
+
+	if (kstrtouint(val, 0, &n)) {
+		pr_err("%s: '%s' is not a number\n", kp->name, val);
+		return -EINVAL;
+	}
+	if (n > p->max) {
+		pr_err("%s=%u out of range, allowed 0..%u\n",
+		       kp->name, n, p->max);
+		return cdg_registered ? -EINVAL : -ERANGE;
+	}
+	WRITE_ONCE(*p->val, n);
+	return 0;
+}
+
+static int cdg_param_get_uint(char *buffer, const struct kernel_param *kp)
+{
+	const struct cdg_uint_param *p = kp->arg;
+
+	return scnprintf(buffer, PAGE_SIZE, "%u\n", READ_ONCE(*p->val));
+}
+
+static const struct kernel_param_ops cdg_uint_ops = {
+	.set = cdg_param_set_uint,
+	.get = cdg_param_get_uint,
+};
+
+static int cdg_param_set_window(const char *val, const struct kernel_param *kp)
+{
+	int n;
+
+	if (kstrtoint(val, 0, &n)) {
+		pr_err("window: '%s' is not a number\n", val);
+		return -EINVAL;
+	}
+	if (n < 1 || n > CDG_WINDOW_MAX) {
+		pr_err("window=%d out of range, allowed 1..%d\n",
+		       n, CDG_WINDOW_MAX);
+		return -ERANGE;
+	}
+	if (!is_power_of_2(n)) {
+		pr_err("window=%d is not a power of two (1, 2, 4, ... %d)\n",
+		       n, CDG_WINDOW_MAX);
+		return -EINVAL;
+	}
+	window = n;
+	return 0;
+}
+
+static const struct kernel_param_ops cdg_window_ops = {
+	.set = cdg_param_set_window,
+	.get = param_get_int,
+};
+
+static struct cdg_uint_param beta_param = {
+	&backoff_beta, CDG_BETA_SCALE
+};
+
+static struct cdg_uint_param factor_param = {
+	&backoff_factor, CDG_FACTOR_MAX
+};
+
+static struct cdg_uint_param hystart_param = {
+	&hystart_detect, CDG_HYSTART_ACK_TRAIN | CDG_HYSTART_DELAY
+};
+
+static struct cdg_uint_param ineff_param = {
+	&use_ineff, CDG_INEFF_MAX
+};
+
+module_param_cb(window, &cdg_window_ops, &window, 0444);
+MODULE_PARM_DESC(window, "gradient window size (power of two <= 256)");
+module_param_cb(backoff_beta, &cdg_uint_ops, &beta_param, 0644);
+MODULE_PARM_DESC(backoff_beta, "backoff beta (0-1024)");
+module_param_cb(backoff_factor, &cdg_uint_ops, &factor_param, 0644);
+MODULE_PARM_DESC(backoff_factor, "backoff probability scale factor (0-1000000)");
+module_param_cb(hystart_detect, &cdg_uint_ops, &hystart_param, 0644);
+MODULE_PARM_DESC(hystart_detect, "use Hybrid Slow start (0: disabled, 1: ACK train, 2: delay threshold, 3: both)");
+module_param_cb(use_ineff, &cdg_uint_ops, &ineff_param, 0644);
+MODULE_PARM_DESC(use_ineff, "use ineffectual backoff detection (threshold, 0-255; 0 disables)");
+module_param(use_shadow, bool, 0644);
+MODULE_PARM_DESC(use_shadow, "use shadow window heuristic");
+module_param(use_tolerance, bool, 0644);
+MODULE_PARM_DESC(use_tolerance, "use loss tolerance heuristic");
+
+struct cdg_minmax {
+	union {
+		struct {
+			s32 min;
+			s32 max;
+		};
+		u64 v64;	/* both at once: 0 means "no sample" */
+	};
+};
+
+enum cdg_state {
+	CDG_UNKNOWN = 0,
+	CDG_NONFULL = 1,
+	CDG_FULL    = 2,
+	CDG_BACKOFF = 3,
+};
+
+struct cdg {
+	struct cdg_minmax rtt;		/* this round's RTT range, us */
+	struct cdg_minmax rtt_prev;	/* the previous round's */
+	struct cdg_minmax *gradients;	/* ring of `window` gradients */
+	struct cdg_minmax gsum;		/* running sums over the ring */
+	bool gfilled;			/* the ring has wrapped once */
+	u8  tail;			/* next ring slot to replace */
+	u8  state;			/* enum cdg_state */
+	u8  delack;			/* delayed-ACK filter credit */
+	u32 rtt_seq;			/* snd_nxt that ends this round */
+	u32 shadow_wnd;			/* window given up on delay */
+	u16 backoff_cnt;		/* backoffs in a row without effect */
+	u16 sample_cnt;			/* HyStart: ACKs in this round */
+	s32 delay_min;			/* HyStart: smallest round min RTT */
+	u32 last_ack;			/* HyStart: end of the ACK train */
+	u32 round_start;		/* HyStart: start of the ACK train */
+};
+
+/*
+ * nexp_u32 - e^(-x * 10^-6) scaled to U32_MAX, without floating point.
+ * @ux: x in millionths
+ *
+ * The low eight bits of x are taken as linear (e^-y ~ 1 - y for y below
+ * 0.000256); each higher bit k multiplies by e^(-0.000256 * 2^k), kept as
+ * a 16-bit fraction.  Above 2^24 the result is below 222 / 2^32: 0.
+ */
+static u32 __pure nexp_u32(u32 ux)
+{
+	/* e^(-y) * 65536 - 1 for y = 0, 0.000256, 0.000512, 0.001024, ... */
+	static const u16 exp_neg[] = {
+		65535,
+		65518, 65501, 65468, 65401, 65267, 65001, 64470, 63422,
+		61378, 57484, 50423, 38795, 22965, 8047,  987,   14,
+	};
+	u32 msb = ux >> 8;
+	u32 res;
+	int i;
+
+	if (msb > U16_MAX)
+		return 0;
+
+	res = U32_MAX - (ux & 0xff) * (U32_MAX / 1000000);
+
+	for (i = 1; msb; i++, msb >>= 1) {
+		if (msb & 1)
+			res = ((u64)res * (exp_neg[i] + 1U)) >> 16;
+	}
+
+	return res;
+}
+
+/*
+ * HyStart variant: leave slow start when the ACKs of a round arrive as one
+ * train longer than half the smallest RTT, or when the round's minimum RTT
+ * rose by an eighth over the smallest seen.  Both are measured against
+ * delay_min, so nothing happens before the first RTT sample.
+ */
+static void cdg_hystart_exit(struct sock *sk, int mib, int mib_cwnd)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	NET_INC_STATS(sock_net(sk), mib);
+	NET_ADD_STATS(sock_net(sk), mib_cwnd, tcp_snd_cwnd(tp));
+	tp->snd_ssthresh = tcp_snd_cwnd(tp);
+}
+
+static bool cdg_hystart_train(struct sock *sk)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 now_us = tp->tcp_mstamp;
+	u32 base_owd_us;
+
+	if (ca->last_ack == 0 || !tcp_is_cwnd_limited(sk)) {
+		ca->last_ack = now_us;
+		ca->round_start = now_us;
+		return false;
+	}
+	if (!before(now_us, ca->last_ack + CDG_TRAIN_GAP_US))
+		return false;
+
+	ca->last_ack = now_us;
+	/* Half the smallest RTT estimates the one-way delay. */
+	base_owd_us = max_t(u32, ca->delay_min / 2U, CDG_HYSTART_MIN_US);
+	if (!after(now_us, ca->round_start + base_owd_us))
+		return false;
+
+	cdg_hystart_exit(sk, LINUX_MIB_TCPHYSTARTTRAINDETECT,
+			 LINUX_MIB_TCPHYSTARTTRAINCWND);
+	return true;
+}
+
+static void cdg_hystart_delay(struct sock *sk)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	u32 thresh_us;
+
+	if (ca->sample_cnt < CDG_HYSTART_SAMPLES) {
+		ca->sample_cnt++;
+		return;
+	}
+
+	thresh_us = max_t(u32, ca->delay_min + ca->delay_min / 8U,
+			  CDG_HYSTART_MIN_US);
+	if (ca->rtt.min > (s32)thresh_us)
+		cdg_hystart_exit(sk, LINUX_MIB_TCPHYSTARTDELAYDETECT,
+				 LINUX_MIB_TCPHYSTARTDELAYCWND);
+}
+
+static void cdg_hystart_update(struct sock *sk)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	unsigned int detect = READ_ONCE(hystart_detect);
+
+	ca->delay_min = min_not_zero(ca->delay_min, ca->rtt.min);
+	if (ca->delay_min == 0)
+		return;
+
+	if ((detect & CDG_HYSTART_ACK_TRAIN) && cdg_hystart_train(sk))
+		return;
+
+	if (detect & CDG_HYSTART_DELAY)
+		cdg_hystart_delay(sk);
+}
+
+/* Put this round's gradients into the ring; return the window sums. */
+static struct cdg_minmax cdg_ring_push(struct cdg *ca, s32 gmin, s32 gmax)
+{
+	struct cdg_minmax *oldest = &ca->gradients[ca->tail];
+
+	ca->gsum.min += gmin - oldest->min;
+	ca->gsum.max += gmax - oldest->max;
+	oldest->min = gmin;
+	oldest->max = gmax;
+	ca->tail = (ca->tail + 1) & (window - 1);
+
+	return ca->gsum;
+}
+
+/*
+ * Gradient over the last `window` rounds.  The paper's smoothed gradient is
+ * (newest - oldest) / window; with running sums it is the sum, and the
+ * division by window is left out (backoff_factor absorbs it).
+ */
+static s32 cdg_gradient(struct cdg *ca)
+{
+	struct cdg_minmax g = {
+		.min = ca->rtt.min - ca->rtt_prev.min,
+		.max = ca->rtt.max - ca->rtt_prev.max,
+	};
+	s32 grad;
+
+	if (ca->gradients)
+		g = cdg_ring_push(ca, g.min, g.max);
+
+	grad = g.min > 0 ? g.min : g.max;
+
+	/* Until the ring is full, extrapolate from the rounds we have. */
+	if (!ca->gfilled) {
+		if (!ca->gradients && window > 1)
+			grad *= window;		/* the ring allocation failed */
+		else if (ca->tail == 0)
+			ca->gfilled = true;
+		else
+			grad = (grad * window) / (int)ca->tail;
+	}
+
+	/* The last backoff made the RTT fall: it was effectual. */
+	if (g.min <= CDG_EFFECT_US || g.max <= CDG_EFFECT_US)
+		ca->backoff_cnt = 0;
+
+	if (READ_ONCE(use_tolerance)) {
+		/* Ignore variations smaller than the tolerance. */
+		g.min = DIV_ROUND_CLOSEST(g.min, CDG_TOLERANCE_US);
+		g.max = DIV_ROUND_CLOSEST(g.max, CDG_TOLERANCE_US);
+
+		if (g.min > 0 && g.max <= 0)
+			ca->state = CDG_FULL;
+		else if ((g.min > 0 && g.max > 0) || g.max < 0)
+			ca->state = CDG_NONFULL;
+	}
+
+	return grad;
+}
+
+/*
+ * Back off with probability 1 - e^(-grad * backoff_factor * 10^-6), unless
+ * more than use_ineff backoffs in a row had no effect: then a loss-based
+ * flow is holding the queue and backing off would only starve us.
+ */
+static bool cdg_backoff(struct sock *sk, u32 grad)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	unsigned int ineff = READ_ONCE(use_ineff);
+
+	if (get_random_u32() <= nexp_u32(grad * READ_ONCE(backoff_factor)))
+		return false;
+
+	if (ineff) {
+		ca->backoff_cnt++;
+		if (ca->backoff_cnt > ineff)
+			return false;
+	}
+
+	ca->shadow_wnd = max(ca->shadow_wnd, tcp_snd_cwnd(tp));
+	ca->state = CDG_BACKOFF;
+	tcp_enter_cwr(sk);	/* PRR takes cwnd to cdg_ssthresh() */
+	return true;
+}
+
+/* End the RTT round; return true if CDG backed off. */
+static bool cdg_round_end(struct sock *sk)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	s32 grad = 0;
+
+	if (ca->rtt_prev.v64)
+		grad = cdg_gradient(ca);
+
+	ca->rtt_seq = tp->snd_nxt;
+	ca->rtt_prev = ca->rtt;
+	ca->rtt.v64 = 0;
+	ca->last_ack = 0;
+	ca->sample_cnt = 0;
+
+	return grad > 0 && cdg_backoff(sk, grad);
+}
+
+static void cdg_cong_avoid(struct sock *sk, u32 ack, u32 acked)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 prior_cwnd;
+
+	if (tcp_in_slow_start(tp) && READ_ONCE(hystart_detect))
+		cdg_hystart_update(sk);
+
+	if (after(ack, ca->rtt_seq) && ca->rtt.v64 && cdg_round_end(sk))
+		return;
+
+	if (!tcp_is_cwnd_limited(sk)) {
+		/* Application limited: the shadow must not outgrow cwnd. */
+		ca->shadow_wnd = min(ca->shadow_wnd, tcp_snd_cwnd(tp));
+		return;
+	}
+
+	prior_cwnd = tcp_snd_cwnd(tp);
+	tcp_reno_cong_avoid(sk, ack, acked);
+
+	/* Grow the shadow as much as cwnd grew, saturating. */
+	ca->shadow_wnd = max(ca->shadow_wnd,
+			     ca->shadow_wnd + (tcp_snd_cwnd(tp) - prior_cwnd));
+}
+
+static void cdg_acked(struct sock *sk, const struct ack_sample *sample)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (sample->rtt_us <= 0)
+		return;
+
+	/*
+	 * Delayed-ACK filter (D.A. Hayes, "Timing enhancements to the FreeBSD
+	 * kernel to support delay and rate based TCP mechanisms", CAIA TR
+	 * 100219A, 2010): after ACKs that covered several segments, an ACK
+	 * of one segment was probably delayed by the receiver, so its RTT
+	 * may lower an existing minimum but says nothing about the maximum.
+	 */
+	if (tp->sacked_out == 0) {
+		if (sample->pkts_acked == 1 && ca->delack) {
+			ca->rtt.min = min(ca->rtt.min, sample->rtt_us);
+			ca->delack--;
+			return;
+		} else if (sample->pkts_acked > 1 &&
+			   ca->delack < CDG_DELACK_MAX) {
+			ca->delack++;
+		}
+	}
+
+	ca->rtt.min = min_not_zero(ca->rtt.min, sample->rtt_us);
+	ca->rtt.max = max(ca->rtt.max, sample->rtt_us);
+}
+
+static u32 cdg_ssthresh(struct sock *sk)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 cwnd = tcp_snd_cwnd(tp);
+
+	if (ca->state == CDG_BACKOFF)
+		return max_t(u32, 2U, ((u64)cwnd * READ_ONCE(backoff_beta)) >>
+				      CDG_BETA_SHIFT);
+
+	/* Loss while the gradients say the queue was not full: not ours. */
+	if (ca->state == CDG_NONFULL && READ_ONCE(use_tolerance))
+		return cwnd;
+
+	ca->shadow_wnd = min(ca->shadow_wnd >> 1, cwnd);
+	if (READ_ONCE(use_shadow))
+		return max3(2U, ca->shadow_wnd, cwnd >> 1);
+	return max(2U, cwnd >> 1);
+}
+
+static void cdg_restart(struct sock *sk)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct cdg_minmax *gradients = ca->gradients;
+
+	/* After idle, forget everything but keep the (zeroed) ring. */
+	if (gradients)
+		memset(gradients, 0, window * sizeof(gradients[0]));
+	memset(ca, 0, sizeof(*ca));
+
+	ca->gradients = gradients;
+	ca->rtt_seq = tp->snd_nxt;
+	ca->shadow_wnd = tcp_snd_cwnd(tp);
+}
+
+static void cdg_cwnd_event(struct sock *sk, const enum tcp_ca_event ev)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	switch (ev) {
+	case CA_EVENT_CWND_RESTART:
+		cdg_restart(sk);
+		break;
+	case CA_EVENT_COMPLETE_CWR:
+		/* Measure the next round from the reduced window on. */
+		ca->state = CDG_UNKNOWN;
+		ca->rtt_seq = tp->snd_nxt;
+		ca->rtt_prev = ca->rtt;
+		ca->rtt.v64 = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+static void cdg_init(struct sock *sk)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	/*
+	 * A child socket starts with a copy of its listener's private state,
+	 * whose ring pointer is not ours to free: forget it first.
+	 */
+	ca->gradients = NULL;
+
+	/* Without a ring, CDG runs as if window were 1. */
+	if (window > 1)
+		ca->gradients = kcalloc(window, sizeof(ca->gradients[0]),
+					GFP_NOWAIT | __GFP_NOWARN);
+	ca->rtt_seq = tp->snd_nxt;
+	ca->shadow_wnd = tcp_snd_cwnd(tp);
+}
+
+/* May run more than once per socket, and without init (CVE-2022-49775). */
+static void cdg_release(struct sock *sk)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+
+	kfree(ca->gradients);
+	ca->gradients = NULL;
+}
+
+static struct tcp_congestion_ops tcp_cdg __read_mostly = {
+	.cong_avoid	= cdg_cong_avoid,
+	.cwnd_event	= cdg_cwnd_event,
+	.pkts_acked	= cdg_acked,
+	.undo_cwnd	= tcp_reno_undo_cwnd,
+	.ssthresh	= cdg_ssthresh,
+	.release	= cdg_release,
+	.init		= cdg_init,
+	.owner		= THIS_MODULE,
+	.name		= "cdg",
+};
+
+static int __init cdg_register(void)
+{
+	int ret;
+
+	BUILD_BUG_ON(sizeof(struct cdg) > ICSK_CA_PRIV_SIZE);
+
+	ret = tcp_register_congestion_control(&tcp_cdg);
+	if (ret) {
+		pr_err("cannot register congestion control \"%s\": %d%s\n",
+		       tcp_cdg.name, ret, ret == -EEXIST ?
+		       " (already registered: in-tree tcp_cdg loaded?)" : "");
+		return ret;
+	}
+	cdg_registered = true;
+	return 0;
+}
+
+static void __exit cdg_unregister(void)
+{
+	tcp_unregister_congestion_control(&tcp_cdg);
+}
+
+module_init(cdg_register);
+module_exit(cdg_unregister);
+
+MODULE_AUTHOR("tcp_cdg out-of-tree project");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("TCP CDG (CAIA Delay-Gradient), validated out-of-tree build");
+MODULE_VERSION(TCP_CDG_VERSION);
