@@ -34,7 +34,11 @@ ifneq ($(C),)
 KBUILD_ARGS += C=$(C)
 endif
 
-.PHONY: all modules clean headers-check
+# Sources a module build needs (`make ko` copies them into BUILD_DIR).
+MOD_SRCS := tcp_cdg.c Kbuild dkms.conf $(wildcard include/*.h)
+BUILD_DIR = $(SRC)/build/$(or $(KVER),$(KREL))
+
+.PHONY: all modules ko clean headers-check
 all: modules
 
 headers-check:
@@ -47,6 +51,15 @@ headers-check:
 
 modules: headers-check
 	$(MAKE) $(KBUILD_ARGS) modules
+
+# A per-kernel build beside the others: build/<kver>/tcp_cdg.ko.  The VM
+# harness and the kernel matrix use this, so several kernels never share
+# one set of objects.
+ko: headers-check
+	@mkdir -p $(BUILD_DIR)/include
+	@cd $(SRC) && for f in $(MOD_SRCS); do \
+		cmp -s $$f $(BUILD_DIR)/$$f || cp $$f $(BUILD_DIR)/$$f; done
+	$(MAKE) -C $(KDIR) M=$(BUILD_DIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 
 clean:
 	-[ ! -e "$(KDIR)/Makefile" ] || $(MAKE) -C $(KDIR) M=$(SRC) clean
