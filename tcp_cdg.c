@@ -22,8 +22,10 @@
  * increase, both relative to the smallest RTT seen).
  *
  * At its default parameters the module behaves like the in-tree CDG of
- * Linux 6.1 (the test suite checks it ACK by ACK); unlike it, it validates its parameters at
- * load and at run time and refuses to load over another "cdg".
+ * Linux 6.1 (the test suite checks it ACK by ACK).  Unlike it, it validates
+ * its parameters at load and at run time, refuses to load over another
+ * "cdg", and shows what it does: tracepoints (include/tcp_cdg_trace.h) and
+ * per-namespace counters in /proc/net/stat/tcp_cdg.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -32,11 +34,18 @@
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/proc_fs.h>
 #include <linux/random.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <net/netns/generic.h>
 #include <net/tcp.h>
 
 #include "tcp_cdg_compat.h"
+
+#define CREATE_TRACE_POINTS
+#include "tcp_cdg_trace.h"
 
 #define CDG_WINDOW_MAX		256	/* rounds; the ring's tail is a u8 */
 #define CDG_BETA_SHIFT		10	/* backoff_beta is in 1/1024 */
@@ -163,6 +172,97 @@ MODULE_PARM_DESC(use_shadow, "use shadow window heuristic");
 module_param(use_tolerance, bool, 0644);
 MODULE_PARM_DESC(use_tolerance, "use loss tolerance heuristic");
 
+/*
+ * Counters, per network namespace, in /proc/net/stat/tcp_cdg: one
+ * "name value" line each, summed over CPUs.
+ */
+enum cdg_mib_field {
+	CDG_MIB_SOCKETS,	/* sockets initialised */
+	CDG_MIB_RING_NOMEM,	/* ... that run without a ring */
+	CDG_MIB_ROUNDS,		/* RTT rounds with a gradient */
+	CDG_MIB_BACKOFFS,	/* delay backoffs taken */
+	CDG_MIB_INEFFECTUAL,	/* backoffs suppressed by use_ineff */
+	CDG_MIB_SHADOW,		/* losses where the shadow set ssthresh */
+	CDG_MIB_HYSTART_TRAIN,	/* slow-start exits by ACK train */
+	CDG_MIB_HYSTART_DELAY,	/* slow-start exits by delay */
+	CDG_MIB_TOLERATED,	/* losses ignored by use_tolerance */
+	CDG_MIB_MAX
+};
+
+static const char * const cdg_mib_names[CDG_MIB_MAX] = {
+	[CDG_MIB_SOCKETS]	= "Sockets",
+	[CDG_MIB_RING_NOMEM]	= "RingAllocFail",
+	[CDG_MIB_ROUNDS]	= "Rounds",
+	[CDG_MIB_BACKOFFS]	= "Backoffs",
+	[CDG_MIB_INEFFECTUAL]	= "BackoffsIneffectual",
+	[CDG_MIB_SHADOW]	= "ShadowRestores",
+	[CDG_MIB_HYSTART_TRAIN]	= "HystartTrainExits",
+	[CDG_MIB_HYSTART_DELAY]	= "HystartDelayExits",
+	[CDG_MIB_TOLERATED]	= "LossesTolerated",
+};
+
+struct cdg_mib {
+	unsigned long mibs[CDG_MIB_MAX];
+};
+
+struct cdg_net {
+	struct cdg_mib __percpu *mib;
+};
+
+static unsigned int cdg_net_id __read_mostly;
+
+static void cdg_count(const struct sock *sk, enum cdg_mib_field field)
+{
+	struct cdg_net *cn = net_generic(sock_net(sk), cdg_net_id);
+
+	this_cpu_inc(cn->mib->mibs[field]);
+}
+
+static int cdg_stat_show(struct seq_file *seq, void *v)
+{
+	struct cdg_net *cn = net_generic(seq_file_single_net(seq), cdg_net_id);
+	int i, cpu;
+
+	for (i = 0; i < CDG_MIB_MAX; i++) {
+		unsigned long sum = 0;
+
+		for_each_possible_cpu(cpu)
+			sum += per_cpu_ptr(cn->mib, cpu)->mibs[i];
+		seq_printf(seq, "%s %lu\n", cdg_mib_names[i], sum);
+	}
+	return 0;
+}
+
+static int __net_init cdg_net_init(struct net *net)
+{
+	struct cdg_net *cn = net_generic(net, cdg_net_id);
+
+	cn->mib = alloc_percpu(struct cdg_mib);
+	if (!cn->mib)
+		return -ENOMEM;
+	if (!proc_create_net_single("tcp_cdg", 0444, net->proc_net_stat,
+				    cdg_stat_show, NULL)) {
+		free_percpu(cn->mib);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void __net_exit cdg_net_exit(struct net *net)
+{
+	struct cdg_net *cn = net_generic(net, cdg_net_id);
+
+	remove_proc_entry("tcp_cdg", net->proc_net_stat);
+	free_percpu(cn->mib);
+}
+
+static struct pernet_operations cdg_net_ops = {
+	.init = cdg_net_init,
+	.exit = cdg_net_exit,
+	.id   = &cdg_net_id,
+	.size = sizeof(struct cdg_net),
+};
+
 struct cdg_minmax {
 	union {
 		struct {
@@ -237,12 +337,20 @@ static u32 __pure nexp_u32(u32 ux)
  * rose by an eighth over the smallest seen.  Both are measured against
  * delay_min, so nothing happens before the first RTT sample.
  */
-static void cdg_hystart_exit(struct sock *sk, int mib, int mib_cwnd)
+static void cdg_hystart_exit(struct sock *sk, unsigned int detector)
 {
+	const struct cdg *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
+	bool train = detector == CDG_HYSTART_ACK_TRAIN;
 
-	NET_INC_STATS(sock_net(sk), mib);
-	NET_ADD_STATS(sock_net(sk), mib_cwnd, tcp_snd_cwnd(tp));
+	NET_INC_STATS(sock_net(sk), train ? LINUX_MIB_TCPHYSTARTTRAINDETECT :
+					    LINUX_MIB_TCPHYSTARTDELAYDETECT);
+	NET_ADD_STATS(sock_net(sk), train ? LINUX_MIB_TCPHYSTARTTRAINCWND :
+					    LINUX_MIB_TCPHYSTARTDELAYCWND,
+		      tcp_snd_cwnd(tp));
+	cdg_count(sk, train ? CDG_MIB_HYSTART_TRAIN : CDG_MIB_HYSTART_DELAY);
+	trace_cdg_hystart(sk, detector, tcp_snd_cwnd(tp), ca->delay_min,
+			  ca->rtt.min);
 	tp->snd_ssthresh = tcp_snd_cwnd(tp);
 }
 
@@ -267,8 +375,7 @@ static bool cdg_hystart_train(struct sock *sk)
 	if (!after(now_us, ca->round_start + base_owd_us))
 		return false;
 
-	cdg_hystart_exit(sk, LINUX_MIB_TCPHYSTARTTRAINDETECT,
-			 LINUX_MIB_TCPHYSTARTTRAINCWND);
+	cdg_hystart_exit(sk, CDG_HYSTART_ACK_TRAIN);
 	return true;
 }
 
@@ -285,8 +392,7 @@ static void cdg_hystart_delay(struct sock *sk)
 	thresh_us = max_t(u32, ca->delay_min + ca->delay_min / 8U,
 			  CDG_HYSTART_MIN_US);
 	if (ca->rtt.min > (s32)thresh_us)
-		cdg_hystart_exit(sk, LINUX_MIB_TCPHYSTARTDELAYDETECT,
-				 LINUX_MIB_TCPHYSTARTDELAYCWND);
+		cdg_hystart_exit(sk, CDG_HYSTART_DELAY);
 }
 
 static void cdg_hystart_update(struct sock *sk)
@@ -324,7 +430,7 @@ static struct cdg_minmax cdg_ring_push(struct cdg *ca, s32 gmin, s32 gmax)
  * (newest - oldest) / window; with running sums it is the sum, and the
  * division by window is left out (backoff_factor absorbs it).
  */
-static s32 cdg_gradient(struct cdg *ca)
+static s32 cdg_gradient(struct cdg *ca, struct cdg_minmax *sums)
 {
 	struct cdg_minmax g = {
 		.min = ca->rtt.min - ca->rtt_prev.min,
@@ -334,6 +440,7 @@ static s32 cdg_gradient(struct cdg *ca)
 
 	if (ca->gradients)
 		g = cdg_ring_push(ca, g.min, g.max);
+	*sums = g;
 
 	grad = g.min > 0 ? g.min : g.max;
 
@@ -375,16 +482,22 @@ static bool cdg_backoff(struct sock *sk, u32 grad)
 	struct cdg *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	unsigned int ineff = READ_ONCE(use_ineff);
+	u32 stay = nexp_u32(grad * READ_ONCE(backoff_factor));
+	bool backoff = get_random_u32() > stay;
+	bool suppressed = false;
 
-	if (get_random_u32() <= nexp_u32(grad * READ_ONCE(backoff_factor)))
+	if (backoff && ineff) {
+		ca->backoff_cnt++;
+		suppressed = ca->backoff_cnt > ineff;
+	}
+	trace_cdg_backoff(sk, grad, U32_MAX - stay, backoff, suppressed,
+			  ca->backoff_cnt, tcp_snd_cwnd(tp));
+	if (suppressed)
+		cdg_count(sk, CDG_MIB_INEFFECTUAL);
+	if (!backoff || suppressed)
 		return false;
 
-	if (ineff) {
-		ca->backoff_cnt++;
-		if (ca->backoff_cnt > ineff)
-			return false;
-	}
-
+	cdg_count(sk, CDG_MIB_BACKOFFS);
 	ca->shadow_wnd = max(ca->shadow_wnd, tcp_snd_cwnd(tp));
 	ca->state = CDG_BACKOFF;
 	tcp_enter_cwr(sk);	/* PRR takes cwnd to cdg_ssthresh() */
@@ -396,10 +509,16 @@ static bool cdg_round_end(struct sock *sk)
 {
 	struct cdg *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
+	struct cdg_minmax sums;
 	s32 grad = 0;
 
-	if (ca->rtt_prev.v64)
-		grad = cdg_gradient(ca);
+	if (ca->rtt_prev.v64) {
+		grad = cdg_gradient(ca, &sums);
+		cdg_count(sk, CDG_MIB_ROUNDS);
+		trace_cdg_round(sk, ca->rtt.min, ca->rtt.max, sums.min,
+				sums.max, grad, ca->state, tcp_snd_cwnd(tp),
+				tp->snd_ssthresh, ca->shadow_wnd);
+	}
 
 	ca->rtt_seq = tp->snd_nxt;
 	ca->rtt_prev = ca->rtt;
@@ -466,24 +585,41 @@ static void cdg_acked(struct sock *sk, const struct ack_sample *sample)
 	ca->rtt.max = max(ca->rtt.max, sample->rtt_us);
 }
 
+/* Halve the shadow window, or cwnd without use_shadow. */
+static u32 cdg_halve(struct sock *sk, u32 cwnd)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+
+	ca->shadow_wnd = min(ca->shadow_wnd >> 1, cwnd);
+	if (!READ_ONCE(use_shadow))
+		return max(2U, cwnd >> 1);
+	if (ca->shadow_wnd > max(2U, cwnd >> 1))
+		cdg_count(sk, CDG_MIB_SHADOW);
+	return max3(2U, ca->shadow_wnd, cwnd >> 1);
+}
+
 static u32 cdg_ssthresh(struct sock *sk)
 {
 	struct cdg *ca = inet_csk_ca(sk);
-	struct tcp_sock *tp = tcp_sk(sk);
-	u32 cwnd = tcp_snd_cwnd(tp);
+	u32 cwnd = tcp_snd_cwnd(tcp_sk(sk));
+	bool tolerated = false;
+	u32 ssthresh;
 
-	if (ca->state == CDG_BACKOFF)
-		return max_t(u32, 2U, ((u64)cwnd * READ_ONCE(backoff_beta)) >>
-				      CDG_BETA_SHIFT);
+	if (ca->state == CDG_BACKOFF) {
+		ssthresh = max_t(u32, 2U, ((u64)cwnd * READ_ONCE(backoff_beta)) >>
+					  CDG_BETA_SHIFT);
+	} else if (ca->state == CDG_NONFULL && READ_ONCE(use_tolerance)) {
+		/* Loss while the gradients say the queue was not full. */
+		tolerated = true;
+		cdg_count(sk, CDG_MIB_TOLERATED);
+		ssthresh = cwnd;
+	} else {
+		ssthresh = cdg_halve(sk, cwnd);
+	}
 
-	/* Loss while the gradients say the queue was not full: not ours. */
-	if (ca->state == CDG_NONFULL && READ_ONCE(use_tolerance))
-		return cwnd;
-
-	ca->shadow_wnd = min(ca->shadow_wnd >> 1, cwnd);
-	if (READ_ONCE(use_shadow))
-		return max3(2U, ca->shadow_wnd, cwnd >> 1);
-	return max(2U, cwnd >> 1);
+	trace_cdg_loss(sk, ca->state, cwnd, ca->shadow_wnd, ssthresh,
+		       tolerated);
+	return ssthresh;
 }
 
 static void cdg_restart(struct sock *sk)
@@ -535,9 +671,13 @@ static void cdg_init(struct sock *sk)
 	ca->gradients = NULL;
 
 	/* Without a ring, CDG runs as if window were 1. */
-	if (window > 1)
+	if (window > 1) {
 		ca->gradients = kcalloc(window, sizeof(ca->gradients[0]),
 					GFP_NOWAIT | __GFP_NOWARN);
+		if (!ca->gradients)
+			cdg_count(sk, CDG_MIB_RING_NOMEM);
+	}
+	cdg_count(sk, CDG_MIB_SOCKETS);
 	ca->rtt_seq = tp->snd_nxt;
 	ca->shadow_wnd = tcp_snd_cwnd(tp);
 }
@@ -569,11 +709,16 @@ static int __init cdg_register(void)
 
 	BUILD_BUG_ON(sizeof(struct cdg) > ICSK_CA_PRIV_SIZE);
 
+	ret = register_pernet_subsys(&cdg_net_ops);
+	if (ret)
+		return ret;
+
 	ret = tcp_register_congestion_control(&tcp_cdg);
 	if (ret) {
 		pr_err("cannot register congestion control \"%s\": %d%s\n",
 		       tcp_cdg.name, ret, ret == -EEXIST ?
 		       " (already registered: in-tree tcp_cdg loaded?)" : "");
+		unregister_pernet_subsys(&cdg_net_ops);
 		return ret;
 	}
 	cdg_registered = true;
@@ -583,6 +728,7 @@ static int __init cdg_register(void)
 static void __exit cdg_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_cdg);
+	unregister_pernet_subsys(&cdg_net_ops);
 }
 
 module_init(cdg_register);
