@@ -61,6 +61,17 @@ ko: headers-check
 		cmp -s $$f $(BUILD_DIR)/$$f || cp $$f $(BUILD_DIR)/$$f; done
 	$(MAKE) -C $(KDIR) M=$(BUILD_DIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 
+# The project's user targets; the work is in scripts/.
+.PHONY: check demo bench
+check:
+	$(SRC)/scripts/check.sh
+
+demo:
+	$(SRC)/scripts/demo.sh
+
+bench:
+	$(SRC)/scripts/bench.sh
+
 clean:
 	-[ ! -e "$(KDIR)/Makefile" ] || $(MAKE) -C $(KDIR) M=$(SRC) clean
 	rm -rf build

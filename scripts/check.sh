@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check`: every test of the project, with one closing line
+#
+#   N passed, N failed, N skipped
+#
+# 1. scripts/deps.sh (installs what is missing; a no-op otherwise)
+# 2. the module builds warning-free (W=1 C=1) for every kernel with headers
+# 3. checkpatch --strict: no error in the sources, no warning in tcp_cdg.c
+# 4. the userspace unit tests (tests/unit)
+# 5. the VM suite (tests/vm) on every kernel that can be booted
+#
+# Every suite prints TAP-like lines; this script counts them.  A suite that
+# fails without printing a `not ok` line is counted as one failure.
+#   CHECK_SKIP_VM=1    skip step 5 (each VM test is then reported skipped)
+
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+log=$top/build/check
+mkdir -p "$log"
+: >"$log/results.tap"
+
+emit() { echo "$*" | tee -a "$log/results.tap"; }
+
+# run NAME CMD...: run one suite, copy its TAP lines to the results.
+run() {
+	local name=$1 rc
+	shift
+	echo "# --- $name: $*"
+	"$@" 2>"$log/$name.err" | tee "$log/$name.out" |
+		tee -a "$log/results.tap"
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$log/$name.out"; then
+		emit "not ok - $name exited $rc (stderr: $log/$name.err)"
+		tail -n 20 "$log/$name.err" | sed 's/^/# /'
+	fi
+	return 0
+}
+
+if ! scripts/deps.sh >"$log/deps.out" 2>&1; then
+	emit "not ok - scripts/deps.sh failed (log: $log/deps.out)"
+	tail -n 20 "$log/deps.out" | sed 's/^/# /'
+fi
+
+kernels=$(ls -d /lib/modules/*/build/Makefile 2>/dev/null |
+	sed 's|/lib/modules/\([^/]*\)/build/Makefile|\1|' | sort -V)
+[ -n "$kernels" ] || emit "not ok - no kernel headers under /lib/modules/*/build"
+
+for k in $kernels; do
+	out=$log/build-$k.out
+	if make -s ko KVER="$k" W=1 C=1 >"$out" 2>&1 &&
+	   ! grep -E 'warning:|error:' "$out" | grep -q .; then
+		emit "ok - build for $k with W=1 C=1 has no warning"
+	else
+		emit "not ok - build for $k with W=1 C=1 (log: $out)"
+		grep -E 'warning:|error:' "$out" | head -n 20 | sed 's/^/# /'
+	fi
+done
+
+if scripts/checkpatch.sh >/dev/null 2>"$log/checkpatch.out"; then
+	emit "ok - checkpatch --strict: no error in tcp_cdg.c include/*.h"
+else
+	emit "not ok - checkpatch --strict (log: $log/checkpatch.out)"
+fi
+if grep -q '^tcp_cdg.c:.*: \(ERROR\|WARNING\|CHECK\):' "$log/checkpatch.out"; then
+	emit "not ok - checkpatch --strict tcp_cdg.c is clean (log: $log/checkpatch.out)"
+else
+	emit "ok - checkpatch --strict tcp_cdg.c is clean"
+fi
+
+run unit make -s unit
+
+if [ -n "${CHECK_SKIP_VM:-}" ]; then
+	emit "ok - VM suite # SKIP CHECK_SKIP_VM is set"
+else
+	run vm make -s check-vm
+fi
+
+pass=$(grep -c '^ok ' "$log/results.tap" | tr -d ' ')
+skip=$(grep -c '^ok .*# *SKIP' "$log/results.tap" | tr -d ' ')
+fail=$(grep -c '^not ok' "$log/results.tap" | tr -d ' ')
+pass=$((pass - skip))
+echo "# results: $log/results.tap"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
