@@ -15,7 +15,7 @@ TEST_PKGS="linux-image-amd64 linux-headers-amd64 linux-source
 	qemu-system-x86 busybox-static iperf3 iproute2 cpio gzip dkms
 	debhelper fakeroot dpkg-dev python3 python3-matplotlib clang
 	libclang-rt-14-dev valgrind bash procps util-linux openssl
-	bison flex"
+	bison flex ethtool iputils-ping trace-cmd linux-perf dh-dkms"
 
 die() { echo "deps.sh: $*" >&2; exit 1; }
 
