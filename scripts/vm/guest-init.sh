@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the test VM (installed by scripts/vm/mkinitramfs.sh; runs as PID 1).
+#
+# Runs one test, tests/vm/$CDG_TEST.sh, and powers off.  It talks to the host
+# (scripts/vm/run.sh) on two serial ports:
+#
+#   ttyS0  the kernel console: boot log, printk, panics (kept as the log file)
+#   ttyS1  the test's TAP stream, free of printk noise, plus harness lines
+#          that all start with "# cdg-" (comments to any TAP consumer):
+#            # cdg-boot KREL        /init is running (a panic before this line
+#                                   is a boot flake that run.sh retries)
+#            # cdg-start TEST       the test is about to run
+#            # cdg-error REASON     the harness inside the guest failed
+#            # cdg-bad LINE         a kernel log line that fails the test
+#            # cdg-exit RC          the test's exit status; nothing follows
+#
+# The per-run settings come from /etc/cdg-run, a small cpio archive run.sh
+# appends to the cached initramfs: CDG_TEST, CDG_ARGS (array), CDG_SHARE
+# (1: mount the 9p share "out" on /out) and CDG_GUEST_TIMEOUT (seconds).
+#
+# This is bash, not busybox sh: busybox runs its own applets (ip, modprobe,
+# sysctl...) before $PATH, and those lack what the tests use.
+
+export PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root TERM=dumb LC_ALL=C
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mkdir -p /dev/pts /dev/shm
+ln -sfn /proc/self/fd /dev/fd	# bash's process substitution needs it
+ln -sfn fd/0 /dev/stdin; ln -sfn fd/1 /dev/stdout; ln -sfn fd/2 /dev/stderr
+mount -t devpts devpts /dev/pts
+mount -t tmpfs -o mode=0755 tmpfs /run	# ip netns needs a writable /run
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mount -t tmpfs -o mode=0755 tmpfs /out	# replaced by the share if asked for
+hostname cdg-vm
+ip link set lo up
+
+# The TAP channel: raw, so that nothing rewrites the test's bytes.
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+exec 3>/dev/ttyS1
+tap() { printf '%s\n' "$*" >&3; }
+tap "# cdg-boot $(uname -r) $(cut -d' ' -f1 /proc/uptime)s"
+
+finish() {
+	tap "# cdg-exit $1"
+	exec 3>&-	# closing the tty waits until its output has drained
+	sync
+	poweroff -f
+	reboot -f	# -no-reboot turns this into an exit too
+}
+
+# shellcheck disable=SC1091 # written by run.sh for each boot
+if ! . /etc/cdg-run; then
+	tap "# cdg-error /etc/cdg-run missing or broken"
+	finish 2
+fi
+
+if [ "${CDG_SHARE:-0}" = 1 ]; then
+	# virtio_pci is built in on 6.12, a module on 6.1: load what exists.
+	for m in virtio_pci 9pnet_virtio 9p; do
+		modprobe -q "$m" 2>/dev/null
+	done
+	umount /out
+	if ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 \
+			out /out; then
+		tap "# cdg-error cannot mount the 9p share on /out"
+		mount -t tmpfs tmpfs /out
+	fi
+fi
+
+test_sh=/tests/vm/$CDG_TEST.sh
+if [ ! -f "$test_sh" ]; then
+	tap "# cdg-error no test $CDG_TEST in the initramfs"
+	finish 2
+fi
+
+# Kernel log lines that fail any test, wherever they come from.  Only what
+# is logged after the mark counts: boot messages are not the test's.
+bad_re='WARNING|BUG|Oops|KASAN|UBSAN|general protection|[Ss][Ll][Aa][Bb]|Call Trace|Kernel panic|refcount_t|list_(add|del) corruption|double free|use-after-free|Poison overwritten|Redzone|soft lockup|hung_task|stalls on CPU'
+mark="cdg-vm: start of test $CDG_TEST"
+echo "$mark" >/dev/kmsg
+
+tap "# cdg-start $CDG_TEST"
+cd /tests/vm || finish 2
+export CDG_TEST
+# stderr becomes TAP diagnostics so that a stray line can never be counted
+# as a result.  `timeout` stops a stuck test early enough for the kernel log
+# check and a clean report (run.sh kills the whole VM later than this).
+timeout -k 5 "${CDG_GUEST_TIMEOUT:-240}" \
+	bash "$test_sh" "${CDG_ARGS[@]}" \
+	>&3 2> >(while IFS= read -r l; do printf '# %s\n' "$l"; done >&3) 3>&-
+rc=$?
+sleep 0.2	# let the stderr filter flush
+[ "$rc" = 124 ] && tap "# cdg-error test timed out after ${CDG_GUEST_TIMEOUT}s in the guest"
+
+dmesg | sed -n "/$mark/,\$p" | grep -E "$bad_re" | head -n 20 |
+	while IFS= read -r line; do tap "# cdg-bad $line"; done
+
+finish "$rc"

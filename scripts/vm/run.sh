@@ -1,0 +1,269 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a Debian kernel in QEMU and run one VM test inside it.
+#
+#   scripts/vm/run.sh [--kver K] [--timeout S] [--out DIR] [--smp N] TEST [ARGS]
+#
+# Runs tests/vm/TEST.sh (with bash) as the guest's only job, streams its TAP
+# lines to stdout as they come, and exits with the test's status.
+#
+#   --kver K     kernel release to boot (/boot/vmlinuz-K); its module must be
+#                built (make ko KVER=K).  Default: $KVER, else the newest
+#                kernel that has both a vmlinuz and a build/K/tcp_cdg.ko.
+#   --timeout S  wall-clock limit for the whole VM (default 300).  The test is
+#                stopped inside the guest 20 s before that, so that the kernel
+#                log is still checked; QEMU is killed at S regardless.
+#   --out DIR    share the host directory DIR with the guest: a virtio 9p
+#                share (tag "out", security_model=none) mounted on /out, so
+#                a benchmark or demo writes its results to /out/... and they
+#                appear in DIR on the host, owned by the user running QEMU.
+#                Without --out, /out is a tmpfs that vanishes with the guest.
+#   --smp N      vCPUs (default 2; the throughput tests want two).
+#
+# Never hangs.  Every failure of the harness itself becomes one TAP line,
+#   not ok N - TEST: <reason> (console log: PATH)
+# with N one past the last number the test printed.  Reasons: the test ran
+# out of time, the guest panicked or died without reporting an exit status,
+# the kernel logged a warning (WARNING, BUG, Oops, KASAN, slab errors,
+# general protection ...) while the test ran, or the test failed without
+# saying which check failed.  A test that exits 0 but prints no result fails
+# too.  The boot always has slub_debug=FZPU, so slab corruption shows up.
+#
+# Logs, overwritten per test: build/vm/K/logs/TEST.console.log (everything the
+# kernel printed on ttyS0) and TEST.tap (the raw guest stream).
+#
+# Retry: Debian's 6.12 kernel sometimes panics under TCG before /init runs
+# (int3 oops in sched_clock_cpu; vm-notes: 1 boot in 26 with -smp 2).  When
+# the guest dies or stays silent before /init's first line, that boot is
+# retried once (its console log kept as TEST.console.1.log); that is never a
+# test failure.  Anything after /init started is the test's.
+#
+# Accelerator: TCG unless the host CPU has VMX/SVM, /dev/kvm is usable and a
+# 15 s KVM boot probe reaches the kernel's panic on a missing init (cached in
+# build/vm/accel).  On these machines /dev/kvm exists but KVM hangs.  Force
+# one with CDG_VM_ACCEL=tcg|kvm.
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+die() { echo "run.sh: $*" >&2; exit 2; }
+
+kver=${KVER:-}
+timeout=300
+outdir=
+smp=2
+mem=1024
+boot_timeout=90	# seconds from QEMU start to /init's first line
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kver) kver=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--out) outdir=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--) shift; break ;;
+	-*) die "unknown option $1" ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 1 ] || die "usage: $0 [--kver K] [--timeout S] [--out DIR] [--smp N] TEST [ARGS]"
+test=${1%.sh}
+shift
+[ -f "$top/tests/vm/$test.sh" ] || die "no test tests/vm/$test.sh"
+[[ $timeout =~ ^[0-9]+$ ]] && [ "$timeout" -ge 30 ] || die "--timeout must be >= 30 s"
+
+if [ -z "$kver" ]; then
+	for v in $(ls /boot | sed -n 's/^vmlinuz-//p' | sort -V); do
+		[ -f "$top/build/$v/tcp_cdg.ko" ] && kver=$v
+	done
+	[ -n "$kver" ] || die "no kernel with both /boot/vmlinuz-K and build/K/tcp_cdg.ko: run make ko"
+fi
+vmlinuz=/boot/vmlinuz-$kver
+[ -r "$vmlinuz" ] || die "no $vmlinuz"
+
+vmdir=$top/build/vm/$kver
+logs=$vmdir/logs
+mkdir -p "$logs"
+img=$("$top/scripts/vm/mkinitramfs.sh" "$kver") || die "initramfs build failed"
+
+# --- accelerator -------------------------------------------------------------
+kvm_probe() {
+	local log=$top/build/vm/accel.probe.log
+	grep -qw -E 'vmx|svm' /proc/cpuinfo || return 1
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	timeout -s KILL 15 qemu-system-x86_64 -accel kvm -m 256 -smp 1 \
+		-nic none -no-reboot -nographic -monitor none \
+		-serial "file:$log" -kernel "$vmlinuz" \
+		-append "console=ttyS0 panic=-1 rdinit=/nonexistent" \
+		</dev/null >/dev/null 2>&1
+	grep -q 'Kernel panic' "$log"
+}
+accel=${CDG_VM_ACCEL:-}
+if [ -z "$accel" ]; then
+	cache=$top/build/vm/accel
+	key="$(uname -r) $(qemu-system-x86_64 --version | head -n 1)"
+	if [ -f "$cache" ] && [ "$(sed -n 2p "$cache")" = "$key" ]; then
+		accel=$(sed -n 1p "$cache")
+	else
+		if kvm_probe; then accel=kvm; else accel=tcg; fi
+		printf '%s\n%s\n' "$accel" "$key" > "$cache"
+	fi
+fi
+
+# --- per-run settings: a second cpio appended to the cached initramfs ---------
+tmp=$(mktemp -d "$vmdir/run.XXXXXX")
+qpid=
+cleanup() {
+	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+mkdir -p "$tmp/cpio/etc"
+{
+	printf 'CDG_TEST=%q\n' "$test"
+	printf 'CDG_ARGS=('
+	[ $# -gt 0 ] && printf '%q ' "$@"
+	printf ')\n'
+	printf 'CDG_SHARE=%d\n' "$([ -n "$outdir" ] && echo 1 || echo 0)"
+	printf 'CDG_GUEST_TIMEOUT=%d\n' "$((timeout - 20))"
+} > "$tmp/cpio/etc/cdg-run"
+(cd "$tmp/cpio" && echo etc/cdg-run | cpio -o -H newc --owner=0:0 --quiet) | gzip > "$tmp/run.cpio.gz"
+# The kernel unpacks concatenated archives one after the other (an
+# uncompressed one would have to start 4-byte aligned: gzip it too).
+cat "$img" "$tmp/run.cpio.gz" > "$tmp/initrd"
+
+share=()
+if [ -n "$outdir" ]; then
+	mkdir -p "$outdir"
+	outdir=$(cd "$outdir" && pwd)
+	share=(-virtfs "local,path=$outdir,mount_tag=out,security_model=none,id=out")
+fi
+
+console=$logs/$test.console.log
+taplog=$logs/$test.tap
+append="console=ttyS0 slub_debug=FZPU panic=-1 oops=panic loglevel=7"
+
+# --- one boot ------------------------------------------------------------------
+# Sets: booted exit_rc last_n seen_fail bad errors timed_out qemu_rc
+run_vm() {
+	local fd line buf='' start=$SECONDS limit rc
+	booted=0 exit_rc='' last_n=0 seen_fail=0 bad=() errors=() timed_out=0
+	: > "$console"
+	: > "$taplog"
+	exec {fd}< <(exec timeout -s KILL "$((timeout + 30))" \
+		qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$smp" \
+		-nic none -no-reboot -nographic -monitor none \
+		-kernel "$vmlinuz" -initrd "$tmp/initrd" -append "$append" \
+		-serial "file:$console" \
+		-chardev stdio,id=tap,signal=off -serial chardev:tap \
+		"${share[@]}" </dev/null 2>"$logs/$test.qemu.err")
+	qpid=$!
+	while :; do
+		limit=$timeout
+		[ "$booted" = 1 ] || limit=$((boot_timeout < timeout ? boot_timeout : timeout))
+		if [ $((SECONDS - start)) -ge "$limit" ]; then
+			timed_out=1
+			break
+		fi
+		line=
+		if IFS= read -r -t 1 -u "$fd" line; then
+			handle "$buf$line"
+			buf=
+		else
+			rc=$?
+			if [ "$rc" -gt 128 ]; then
+				buf+=$line	# timed out mid-line: keep the start
+				continue
+			fi
+			[ -n "$buf$line" ] && handle "$buf$line"
+			break		# EOF: QEMU is gone
+		fi
+		# After the exit line only the power-off remains.
+		[ -n "$exit_rc" ] && break
+	done
+	# After the exit line the guest powers itself off: give it 10 s.
+	local _
+	if [ -n "$exit_rc" ]; then
+		for _ in $(seq 1 50); do
+			kill -0 "$qpid" 2>/dev/null || break
+			sleep 0.2
+		done
+	fi
+	kill "$qpid" 2>/dev/null || true
+	qemu_rc=0
+	wait "$qpid" 2>/dev/null || qemu_rc=$?
+	qpid=
+	exec {fd}<&-
+}
+
+handle() {
+	local line=${1%$'\r'}
+	printf '%s\n' "$line" >> "$taplog"
+	case $line in
+	"# cdg-boot "*) booted=1 ;;
+	"# cdg-exit "*) exit_rc=${line#\# cdg-exit } ;;
+	"# cdg-bad "*) bad+=("${line#\# cdg-bad }") ;;
+	"# cdg-error "*) errors+=("${line#\# cdg-error }") ;;
+	"ok "[0-9]* | "not ok "[0-9]*)
+		local n=${line#not }
+		n=${n#ok }
+		n=${n%%[!0-9]*}
+		[ -n "$n" ] && [ "$n" -gt "$last_n" ] && last_n=$n
+		case $line in "not ok "*) seen_fail=1 ;; esac
+		;;
+	esac
+	[ -n "$line" ] && printf '%s\n' "$line"
+	return 0
+}
+
+panic_line() {
+	grep -a -m 1 -E 'Kernel panic|BUG:|Oops|general protection' "$console" |
+		sed 's/^\[[ 0-9.]*\] //' | tr -d '\r'
+}
+
+t0=$SECONDS
+run_vm
+if [ "$booted" = 0 ]; then
+	why=$(panic_line)
+	echo "# run.sh: $kver boot failed before /init (${why:-no output}): retrying once" >&2
+	cp "$console" "$logs/$test.console.1.log"
+	run_vm
+fi
+
+status=0
+report() {	# report REASON: one harness failure line
+	last_n=$((last_n + 1))
+	echo "not ok $last_n - $test: $1 (console log: $console)"
+	status=1
+}
+
+if [ -z "$exit_rc" ]; then
+	why=$(panic_line)
+	if [ "$booted" = 0 ]; then
+		report "guest did not reach /init twice${why:+: $why}"
+	elif [ -n "$why" ]; then
+		report "kernel crashed: $why"
+	elif [ "$timed_out" = 1 ]; then
+		report "timed out after ${timeout}s"
+	else
+		report "guest ended without an exit status (qemu status $qemu_rc)"
+	fi
+fi
+for e in "${errors[@]}"; do
+	report "harness: $e"
+done
+if [ "${#bad[@]}" -gt 0 ]; then
+	report "kernel log during the test: ${bad[0]}"
+fi
+if [ -n "$exit_rc" ] && [ "$exit_rc" != 0 ]; then
+	[ "$seen_fail" = 1 ] || report "exited with status $exit_rc without a failed check"
+	status=$exit_rc
+elif [ -n "$exit_rc" ] && [ "$last_n" = 0 ]; then
+	report "no results"
+fi
+[ "$seen_fail" = 1 ] && [ "$status" = 0 ] && status=1
+echo "1..$last_n"
+echo "# run.sh: $test on $kver ($accel, -smp $smp): $((SECONDS - t0)) s, status $status" >&2
+exit "$status"

@@ -1,0 +1,333 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers for the VM tests (sourced; each test runs alone in a fresh guest
+# booted by scripts/vm/run.sh, as root, with bash).
+#
+# TAP: every result is exactly one line on stdout,
+#   ok N - TEST: name            tap_ok, tap_eq, tap_match, tap_cmd
+#   not ok N - TEST: name        tap_fail (diagnostics follow as "# " lines)
+#   ok N - TEST: name # SKIP why tap_skip, skip_all
+# Anything else a test prints must start with "# " (diag) or go to stderr
+# (the guest's /init prefixes stderr with "# ").  A test ends with tap_end,
+# which exits 1 if any check failed.  A test that dies half way (set -e)
+# gets a "not ok ... aborted at line L" from the EXIT trap, after which the
+# registered cleanups run in reverse order (cleanup_add).
+#
+# Do not `dmesg -C` in a test: the harness checks the kernel log after the
+# test for warnings, from the mark it wrote before the test started.  Use
+# kmsg_mark / dmesg_since to look at the lines of one step.
+
+set -eu
+set -o pipefail
+set -E	# ERR trap in functions too
+
+TEST_NAME=${CDG_TEST:-$(basename "$0" .sh)}
+
+# --- TAP -------------------------------------------------------------------
+_tap_n=0
+_tap_failed=0
+_tap_ended=0
+
+diag() { local l; while IFS= read -r l; do printf '# %s\n' "$l"; done <<< "$*"; }
+
+tap_ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $TEST_NAME: $1"; }
+
+tap_fail() {	# tap_fail NAME [DIAG...]
+	_tap_n=$((_tap_n + 1))
+	_tap_failed=$((_tap_failed + 1))
+	echo "not ok $_tap_n - $TEST_NAME: $1"
+	shift
+	[ $# -eq 0 ] || diag "$*"
+}
+
+tap_skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $TEST_NAME: $1 # SKIP $2"; }
+
+# The whole test cannot run here (a missing prerequisite, never a failure).
+skip_all() {
+	[ "$_tap_n" -eq 0 ] || { tap_fail "skip_all after results: $1"; tap_end; }
+	tap_skip "all" "$1"
+	_tap_ended=1
+	exit 0
+}
+
+tap_eq() {	# tap_eq NAME GOT WANT
+	if [ "$2" = "$3" ]; then tap_ok "$1"
+	else tap_fail "$1" "got '$2', want '$3'"; fi
+}
+
+tap_match() {	# tap_match NAME STRING ERE
+	if [[ $2 =~ $3 ]]; then tap_ok "$1"
+	else tap_fail "$1" "'$2' does not match /$3/"; fi
+}
+
+tap_cmd() {	# tap_cmd NAME CMD...: ok when CMD succeeds
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then tap_ok "$name"
+	else tap_fail "$name" "command failed: $*" "$out"; fi
+}
+
+tap_end() {
+	_tap_ended=1
+	[ "$_tap_failed" -eq 0 ] || exit 1
+	exit 0
+}
+
+# --- cleanup -----------------------------------------------------------------
+_cleanups=()
+cleanup_add() { _cleanups+=("$*"); }	# run at exit, last added first
+
+_lib_err_line=
+_lib_err_cmd=
+trap '_lib_err_line=$LINENO _lib_err_cmd=$BASH_COMMAND' ERR
+
+_lib_exit() {
+	local rc=$? i
+	trap - ERR
+	set +e
+	if [ "$_tap_ended" -eq 0 ]; then
+		tap_fail "aborted (status $rc) at line ${_lib_err_line:-?}: ${_lib_err_cmd:-?}"
+		rc=1
+	fi
+	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do
+		eval "${_cleanups[i]}" >/dev/null 2>&1
+	done
+	exit "$rc"
+}
+trap _lib_exit EXIT
+
+# --- prerequisites -------------------------------------------------------------
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip_all "no $c in the guest"
+	done
+}
+
+# Load a Debian module the test needs, or skip the whole test.
+require_mod() {
+	local m
+	for m in "$@"; do
+		modprobe -q "$m" 2>/dev/null || skip_all "cannot load module $m"
+	done
+}
+
+# --- kernel log ------------------------------------------------------------------
+_kmsg_seq=0
+kmsg_mark() {	# kmsg_mark: start a new step; dmesg_since shows what follows
+	_kmsg_seq=$((_kmsg_seq + 1))
+	echo "cdg-test: mark $_kmsg_seq" > /dev/kmsg
+}
+dmesg_since() { dmesg | sed -n "/cdg-test: mark $_kmsg_seq\$/,\$p" | sed 1d; }
+
+# --- the module under test, and the reference -----------------------------------
+CDG_KO=/opt/cdg/tcp_cdg.ko
+CDG_INTREE=$(ls /lib/modules/intree/tcp_cdg.ko* 2>/dev/null | head -n 1)
+CDG_SYS=/sys/module/tcp_cdg
+CDG_PARAMS=$CDG_SYS/parameters
+# Our version, from the .ko itself (dkms.conf is the one place it is named).
+CDG_VERSION=$(modinfo -F version "$CDG_KO" 2>/dev/null || true)
+
+# ours | intree | none (| other:VERSION for a stranger named tcp_cdg)
+cdg_which() {
+	local v
+	[ -d "$CDG_SYS" ] || { echo none; return; }
+	if [ -r "$CDG_SYS/version" ]; then
+		v=$(cat "$CDG_SYS/version")
+		if [ -n "$CDG_VERSION" ] && [ "$v" = "$CDG_VERSION" ]; then echo ours
+		else echo "other:$v"; fi
+	else
+		echo intree
+	fi
+}
+
+# Unload whichever tcp_cdg is loaded.  Sockets that are closing still hold a
+# reference for a moment, so retry for up to 5 s.
+cdg_unload() {
+	local i
+	for i in $(seq 1 50); do
+		[ -d "$CDG_SYS" ] || return 0
+		rmmod tcp_cdg 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "cdg_unload: tcp_cdg still loaded: $(rmmod tcp_cdg 2>&1)" >&2
+	return 1
+}
+
+cdg_load_ours() {	# cdg_load_ours [PARAM=VALUE...]
+	cdg_unload
+	insmod "$CDG_KO" "$@"
+	[ "$(cdg_which)" = ours ] || { echo "cdg_load_ours: $(cdg_which) loaded" >&2; return 1; }
+}
+
+cdg_load_intree() {	# cdg_load_intree [PARAM=VALUE...]
+	[ -n "$CDG_INTREE" ] || { echo "no in-tree tcp_cdg in the guest" >&2; return 1; }
+	cdg_unload
+	insmod "$CDG_INTREE" "$@"
+	[ "$(cdg_which)" = intree ] || { echo "cdg_load_intree: $(cdg_which) loaded" >&2; return 1; }
+}
+
+cdg_param() { cat "$CDG_PARAMS/$1"; }
+
+# Run a command, print its stderr+stdout and exit status as "STATUS OUTPUT".
+status_of() {
+	local out rc=0
+	out=$("$@" 2>&1) || rc=$?
+	printf '%s %s' "$rc" "$out"
+}
+
+# --- network namespaces -------------------------------------------------------------
+# Two namespaces joined by a veth pair, inside the guest only, with addresses
+# from the benchmarking range (RFC 2544, 198.18.0.0/15) and ULA fd00::/8:
+#
+#   $NS_C  veth_c 198.18.0.1/24 fd00::1/64  ==  veth_s 198.18.0.2/24 fd00::2/64  $NS_S
+#
+# The client sends the bulk data, so the bottleneck (netem_bottleneck) is
+# the client's egress on veth_c.
+NS_C=cdg-client
+NS_S=cdg-server
+ADDR_C=198.18.0.1
+ADDR_S=198.18.0.2
+ADDR6_C=fd00::1
+ADDR6_S=fd00::2
+
+nsx() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
+
+ns_add() {	# ns_add NAME: an empty namespace with lo up, deleted at exit
+	ip netns add "$1"
+	cleanup_add "ip netns del $1"
+	ip -n "$1" link set lo up
+}
+
+ns_pair() {
+	require_mod veth tcp_diag
+	ns_add "$NS_C"
+	ns_add "$NS_S"
+	ip link add veth_c netns "$NS_C" type veth peer name veth_s netns "$NS_S"
+	ip -n "$NS_C" addr add "$ADDR_C/24" dev veth_c
+	ip -n "$NS_S" addr add "$ADDR_S/24" dev veth_s
+	ip -n "$NS_C" addr add "$ADDR6_C/64" dev veth_c nodad
+	ip -n "$NS_S" addr add "$ADDR6_S/64" dev veth_s nodad
+	ip -n "$NS_C" link set veth_c up
+	ip -n "$NS_S" link set veth_s up
+	ns_wait_up
+}
+
+# Until both ends carry traffic: a veth is "up" a little after `link set up`.
+ns_wait_up() {
+	local i
+	for i in $(seq 1 50); do
+		nsx "$NS_C" ping -c 1 -W 1 "$ADDR_S" >/dev/null 2>&1 &&
+			nsx "$NS_C" ping -6 -c 1 -W 1 "$ADDR6_S" >/dev/null 2>&1 &&
+			return 0
+		sleep 0.1
+	done
+	echo "ns_wait_up: no connectivity between $NS_C and $NS_S" >&2
+	return 1
+}
+
+# netem on the client's egress: netem_bottleneck DELAY RATE LIMIT_PACKETS.
+# veth's TSO/GSO is cut to one segment per skb: netem counts its limit in
+# skbs, and a 64 KB GSO skb would turn "limit 1000" into a 64 MB queue.
+netem_bottleneck() {
+	require_mod sch_netem
+	ip -n "$NS_C" link set veth_c gso_max_segs 1 gso_max_size 1500 2>/dev/null ||
+		echo "netem_bottleneck: cannot limit GSO on veth_c" >&2
+	ip netns exec "$NS_C" tc qdisc replace dev veth_c root netem \
+		delay "$1" rate "$2" limit "$3"
+}
+
+# Wait until something listens on TCP port $2 in namespace $1.
+wait_listen() {
+	local i
+	for i in $(seq 1 100); do
+		ss -N "$1" -Htln "sport = :$2" | grep -q . && return 0
+		sleep 0.05
+	done
+	echo "wait_listen: nothing listens on port $2 in $1" >&2
+	return 1
+}
+
+# The congestion control ss reports for established sockets to port $2 in
+# namespace $1, one per line (ss -i prints it on the socket's info line).
+# ss prints flags (ts, sack, ecn, ...) first, then the CC name.
+ss_cc() {
+	ss -N "$1" -Htin state established "dport = :$2" | awk "$_ss_cc_awk"' { print cc }' | sort -u
+}
+_ss_cc_awk='/^[^ \t]/ { next }
+	{ cc = ""; for (i = 1; i <= NF; i++) if ($i !~ /:/ && $i !~ /^(ts|sack|ecn|ecnseen|fastopen|ecnflags)$/) { cc = $i; break } }'
+
+
+# --- bulk transfer measurement ---------------------------------------------------------
+# measure_bulk CC DST SECONDS [IPERF_ARGS...]
+# An iperf3 bulk transfer from $NS_C to DST (in $NS_S) with congestion
+# control CC, while cc_sockopt samples the data socket through inet_diag
+# every 50 ms (what `ss -ti` reads, without its ~200 ms start-up cost per
+# call under TCG).  Sets:
+#   MB_GOODPUT  receiver goodput, Mbit/s (iperf3)
+#   MB_RTT      median srtt (ms) of the samples after the first second,
+#               i.e. after slow start
+#   MB_RTT_P90  90th percentile of the same
+#   MB_SAMPLES  samples used, MB_RATE sampling rate (Hz)
+#   MB_CC       the CC name(s) inet_diag reported for the data socket
+#   MB_RETRANS  segments the data socket retransmitted
+# The data socket is the one that acknowledged the most bytes (iperf3's
+# control connection to the same port carries a few hundred, and keeps the
+# namespace's default CC: iperf3 -C sets only the data socket's).
+measure_bulk() {
+	local cc=$1 dst=$2 secs=$3 port=5201 log samples
+	shift 3
+	log=$(mktemp /tmp/iperf.XXXXXX)
+	samples=$(mktemp /tmp/samples.XXXXXX)
+
+	nsx "$NS_S" iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
+	local srv=$!
+	wait_listen "$NS_S" "$port"
+	nsx "$NS_C" cc_sockopt sample "$port" 50 > "$samples" &
+	local smp=$!
+	local rc=0
+	nsx "$NS_C" iperf3 -c "$dst" -p "$port" -t "$secs" -C "$cc" -f m "$@" \
+		> "$log" 2>&1 || rc=$?
+	wait "$srv" || true
+	# The sampler stops by itself when the sockets are gone.
+	local i
+	for i in $(seq 1 30); do kill -0 "$smp" 2>/dev/null || break; sleep 0.1; done
+	kill "$smp" 2>/dev/null || true
+	wait "$smp" 2>/dev/null || true
+	if [ "$rc" -ne 0 ]; then
+		sed 's/^/iperf3: /' "$log" >&2
+		rm -f "$log" "$samples"
+		return 1
+	fi
+
+	# Keep the data socket's samples only: after it closed, the busiest
+	# socket left is the control connection.
+	awk '$5 >= 100000' "$samples" > "$samples.data"
+	mv "$samples.data" "$samples"
+	MB_GOODPUT=$(awk '/receiver/ { v = $(NF-2) } END { print v }' "$log")
+	MB_SAMPLES=$(awk '$1 >= 1000' "$samples" | wc -l)
+	MB_RATE=$(awk 'NR == 1 { t = $1 } { n++; e = $1 } END { if (e > t) printf "%.1f", (n - 1) * 1000 / (e - t); else print 0 }' "$samples")
+	MB_RTT=$(awk '$1 >= 1000 { print $2 / 1000 }' "$samples" | sort -n |
+		awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }')
+	MB_RTT_P90=$(awk '$1 >= 1000 { print $2 / 1000 }' "$samples" | sort -n |
+		awk '{ a[NR] = $1 } END { i = int(NR * 0.9 + 0.5); if (i < 1) i = 1; if (NR) print a[i] }')
+	MB_CC=$(awk '$1 >= 1000 { print $3 }' "$samples" | sort -u | tr '\n' ' ' | sed 's/ $//')
+	MB_RETRANS=$(awk '{ r = $4 } END { print r + 0 }' "$samples")
+	rm -f "$log" "$samples"
+	[ -n "$MB_GOODPUT" ] && [ -n "$MB_RTT" ] || {
+		echo "measure_bulk: no goodput or no RTT samples" >&2
+		return 1
+	}
+}
+
+# "cc=cubic goodput=93.1Mbit/s rtt=120.3ms p90=..." for diagnostics.
+mb_summary() {
+	echo "$1: goodput ${MB_GOODPUT} Mbit/s, srtt median ${MB_RTT} ms p90 ${MB_RTT_P90} ms ($MB_SAMPLES samples at $MB_RATE Hz), retrans $MB_RETRANS, cc seen '$MB_CC'"
+}
+
+# Floating-point comparison for figures: fcmp "A < B" (awk does the maths).
+fcmp() { awk "BEGIN { exit !($1) }"; }
+
+# Median of the arguments.
+median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
