@@ -78,8 +78,9 @@ tool() {	# tool NAME [required]: a real binary and its shared libraries
 for t in bash iperf3 ip tc ss kmod setpriv sysctl timeout; do
 	tool "$t" required
 done
-# Nice to have: SNMP counters, a real ping; busybox covers their absence.
-for t in nstat ping; do tool "$t"; done
+# Nice to have: SNMP counters, a real ping, ethtool, trace-cmd (the
+# tracepoint test); busybox covers ping.
+for t in nstat ping ethtool trace-cmd; do tool "$t"; done
 # coreutils' sleep: fractional, and not forked through busybox each time.
 tool sleep required
 add "$(readlink -f "$(command -v busybox)")" /usr/bin/busybox

@@ -20,6 +20,9 @@
 #                appear in DIR on the host, owned by the user running QEMU.
 #                Without --out, /out is a tmpfs that vanishes with the guest.
 #   --smp N      vCPUs (default 2; the throughput tests want two).
+#   --env V=X    export V=X to the test in the guest (repeatable); e.g.
+#                --env CDG_KO=/lib/modules/intree/tcp_cdg.ko.xz makes the
+#                tests treat the in-tree module as ours, which must fail.
 #
 # Never hangs.  Every failure of the harness itself becomes one TAP line,
 #   not ok N - TEST: <reason> (console log: PATH)
@@ -53,6 +56,7 @@ timeout=300
 outdir=
 smp=2
 mem=1024
+envs=()
 boot_timeout=90	# seconds from QEMU start to /init's first line
 
 while [ $# -gt 0 ]; do
@@ -61,12 +65,14 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--out) outdir=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
+	--env) [[ $2 == [A-Za-z_]*=* ]] || die "--env wants VAR=VALUE"
+		envs+=("$2"); shift 2 ;;
 	--) shift; break ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || die "usage: $0 [--kver K] [--timeout S] [--out DIR] [--smp N] TEST [ARGS]"
+[ $# -ge 1 ] || die "usage: $0 [--kver K] [--timeout S] [--out DIR] [--smp N] [--env V=X] TEST [ARGS]"
 test=${1%.sh}
 shift
 [ -f "$top/tests/vm/$test.sh" ] || die "no test tests/vm/$test.sh"
@@ -128,6 +134,7 @@ mkdir -p "$tmp/cpio/etc"
 	printf ')\n'
 	printf 'CDG_SHARE=%d\n' "$([ -n "$outdir" ] && echo 1 || echo 0)"
 	printf 'CDG_GUEST_TIMEOUT=%d\n' "$((timeout - 20))"
+	for e in "${envs[@]}"; do printf 'export %s=%q\n' "${e%%=*}" "${e#*=}"; done
 } > "$tmp/cpio/etc/cdg-run"
 (cd "$tmp/cpio" && echo etc/cdg-run | cpio -o -H newc --owner=0:0 --quiet) | gzip > "$tmp/run.cpio.gz"
 # The kernel unpacks concatenated archives one after the other (an

@@ -11,6 +11,9 @@
  *   cc_sockopt set NAME            setsockopt(TCP_CONGESTION) + getsockopt
  *   cc_sockopt hold NAME           as set, then keep the socket until a signal
  *   cc_sockopt write PATH VALUE    one write(2) of VALUE to PATH (sysfs)
+ *   cc_sockopt finit KO PARAMS     finit_module(2) of an uncompressed .ko with
+ *                                  PARAMS: the errno itself, where kmod's
+ *                                  insmod rewords EINVAL ("Invalid parameters")
  *   cc_sockopt churn ADDR PORT NAME COUNT
  *                                  socket life cycles that reach the CC's
  *                                  init/release in unusual orders: a listener
@@ -45,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -130,6 +134,18 @@ static int do_write(const char *path, const char *val)
 	if (close(fd))
 		return fail("close");
 	printf("OK wrote %zd of %zu bytes\n", n, len);
+	return 0;
+}
+
+static int do_finit(const char *ko, const char *params)
+{
+	int fd = open(ko, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return fail("open");
+	if (syscall(SYS_finit_module, fd, params, 0))
+		return fail("finit_module");
+	printf("OK loaded %s\n", ko);
 	return 0;
 }
 
@@ -366,12 +382,15 @@ int main(int argc, char **argv)
 		return do_set(argv[2], 1);
 	if (argc == 4 && !strcmp(argv[1], "write"))
 		return do_write(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "finit"))
+		return do_finit(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "sample"))
 		return do_sample(atoi(argv[2]), atoi(argv[3]));
 	if (argc == 6 && !strcmp(argv[1], "churn"))
 		return do_churn(argv[2], atoi(argv[3]), argv[4], atoi(argv[5]));
 	fprintf(stderr,
 		"usage: %s get | set NAME | hold NAME | write PATH VALUE |\n"
+		"       finit KO PARAMS |\n"
 		"       churn ADDR PORT NAME COUNT | sample PORT MS\n", argv[0]);
 	return 2;
 }

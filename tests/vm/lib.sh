@@ -61,6 +61,11 @@ tap_match() {	# tap_match NAME STRING ERE
 	else tap_fail "$1" "'$2' does not match /$3/"; fi
 }
 
+tap_nomatch() {	# tap_nomatch NAME STRING ERE
+	if [[ $2 =~ $3 ]]; then tap_fail "$1" "'$2' matches /$3/"
+	else tap_ok "$1"; fi
+}
+
 tap_cmd() {	# tap_cmd NAME CMD...: ok when CMD succeeds
 	local name=$1 out
 	shift
@@ -122,8 +127,10 @@ kmsg_mark() {	# kmsg_mark: start a new step; dmesg_since shows what follows
 dmesg_since() { dmesg | sed -n "/cdg-test: mark $_kmsg_seq\$/,\$p" | sed 1d; }
 
 # --- the module under test, and the reference -----------------------------------
-CDG_KO=/opt/cdg/tcp_cdg.ko
-CDG_INTREE=$(ls /lib/modules/intree/tcp_cdg.ko* 2>/dev/null | head -n 1)
+# Both can be overridden (run.sh --env CDG_KO=...), e.g. to check that the
+# tests fail when "ours" is really the in-tree module.
+CDG_KO=${CDG_KO:-/opt/cdg/tcp_cdg.ko}
+CDG_INTREE=${CDG_INTREE:-$(ls /lib/modules/intree/tcp_cdg.ko* 2>/dev/null | head -n 1)}
 CDG_SYS=/sys/module/tcp_cdg
 CDG_PARAMS=$CDG_SYS/parameters
 # Our version, from the .ko itself (dkms.conf is the one place it is named).
