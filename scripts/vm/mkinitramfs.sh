@@ -79,8 +79,8 @@ for t in bash iperf3 ip tc ss kmod setpriv sysctl timeout; do
 	tool "$t" required
 done
 # Nice to have: SNMP counters, a real ping, ethtool, trace-cmd (the
-# tracepoint test); busybox covers ping.
-for t in nstat ping ethtool trace-cmd; do tool "$t"; done
+# tracepoint test), a real awk (busybox awk has no exp()); busybox covers ping.
+for t in nstat ping ethtool trace-cmd awk; do tool "$t"; done
 # coreutils' sleep: fractional, and not forked through busybox each time.
 tool sleep required
 add "$(readlink -f "$(command -v busybox)")" /usr/bin/busybox
