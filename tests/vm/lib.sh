@@ -256,11 +256,24 @@ wait_listen() {
 	return 1
 }
 
-# The congestion control ss reports for established sockets to port $2 in
-# namespace $1, one per line (ss -i prints it on the socket's info line).
-# ss prints flags (ts, sack, ecn, ...) first, then the CC name.
+# wait_established NS FILTER: until ss shows an established socket matching
+# the ss FILTER in namespace NS (up to 10 s).
+wait_established() {
+	local i
+	for i in $(seq 1 100); do
+		ss -N "$1" -Htn state established "$2" | grep -q . && return 0
+		sleep 0.1
+	done
+	echo "wait_established: no established socket matching '$2' in $1" >&2
+	return 1
+}
+
+# ss_cc NS FILTER: the congestion controls `ss -ti` shows for the
+# established sockets in namespace NS that match the ss FILTER (for example
+# "dport = :5201"), sorted, one per line.  ss prints flags (ts, sack, ecn,
+# ...) first on the info line, then the CC name.
 ss_cc() {
-	ss -N "$1" -Htin state established "dport = :$2" | awk "$_ss_cc_awk"' { print cc }' | sort -u
+	ss -N "$1" -Htin state established "$2" | awk "$_ss_cc_awk"' { print cc }' | sort -u
 }
 _ss_cc_awk='/^[^ \t]/ { next }
 	{ cc = ""; for (i = 1; i <= NF; i++) if ($i !~ /:/ && $i !~ /^(ts|sack|ecn|ecnseen|fastopen|ecnflags)$/) { cc = $i; break } }'

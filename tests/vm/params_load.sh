@@ -65,7 +65,7 @@ for edge in window=1 window=256 "window=2 backoff_beta=0" backoff_beta=1024 \
 	cdg_unload
 	# shellcheck disable=SC2086
 	if out=$(insmod "$CDG_KO" $edge 2>&1); then
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086,SC2046 # split into NAME=VALUE words
 		check_params "edge $edge" $(echo $edge | sed 's/use_shadow=1/use_shadow=Y/; s/use_tolerance=0/use_tolerance=N/')
 	else
 		tap_fail "insmod $edge accepted" "$out"
