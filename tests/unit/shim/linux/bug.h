@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shim: <linux/bug.h> is part of the shim's <linux/kernel.h>. */
+#include <linux/kernel.h>

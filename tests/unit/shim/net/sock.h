@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* struct sock: only what CDG, its tracepoints and the model use. */
+#ifndef _SHIM_NET_SOCK_H
+#define _SHIM_NET_SOCK_H
+
+#include <linux/kernel.h>
+#include <linux/in.h>
+#include <linux/slab.h>	/* the kernel's net/sock.h pulls it in */
+#include <net/net_namespace.h>
+
+struct sock_common {
+	unsigned short skc_family;
+	volatile unsigned char skc_state;
+	__be32 skc_daddr;
+	__be32 skc_rcv_saddr;
+	__be16 skc_dport;
+	u16 skc_num;
+	struct in6_addr skc_v6_daddr;
+	struct in6_addr skc_v6_rcv_saddr;
+	struct net *skc_net;
+};
+
+struct sock {
+	struct sock_common __sk_common;
+};
+
+#define sk_family	__sk_common.skc_family
+#define sk_state	__sk_common.skc_state
+#define sk_v6_daddr	__sk_common.skc_v6_daddr
+#define sk_v6_rcv_saddr	__sk_common.skc_v6_rcv_saddr
+
+static inline struct net *sock_net(const struct sock *sk)
+{
+	return sk->__sk_common.skc_net;
+}
+
+#endif
