@@ -14,6 +14,10 @@ else
 SRC := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(SRC)/dkms.conf)
 
+# KVER as given on the command line, before the default below fills it in
+# (`make dkms-remove` without KVER removes it for every kernel).
+KVER_GIVEN := $(KVER)
+
 ifeq ($(KDIR),)
 ifeq ($(KVER),)
 KVER := $(shell d=/lib/modules/$$(uname -r)/build; \
@@ -23,8 +27,10 @@ KVER := $(shell d=/lib/modules/$$(uname -r)/build; \
 endif
 KDIR := /lib/modules/$(KVER)/build
 endif
-# The release the headers in KDIR are for (KVER may be unset with KDIR=).
-KREL = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+# The release the headers in KDIR are for (KVER may be unset with KDIR=):
+# UTS_RELEASE, as in the module's vermagic.  Not kernel.release, which
+# says "6.1.192" in Debian's headers for 6.1.0-57-amd64.
+KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 
 KBUILD_ARGS := -C $(KDIR) M=$(SRC)
 ifneq ($(W),)
@@ -62,7 +68,7 @@ ko: headers-check
 	$(MAKE) -C $(KDIR) M=$(BUILD_DIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 
 # The project's user targets; the work is in scripts/.
-.PHONY: check demo bench
+.PHONY: check demo bench bench-trace
 check:
 	$(SRC)/scripts/check.sh
 
@@ -71,6 +77,48 @@ demo:
 
 bench:
 	$(SRC)/scripts/bench.sh
+
+bench-trace:
+	$(SRC)/scripts/trace-cost.sh
+
+# Packaging and installation (docs/install.md); the work is in scripts/.
+#   make dkms-install [KVER=]   make dkms-remove [KVER=]
+#   make install [KVER=] [DESTDIR=] [KEY= CERT=]   make uninstall
+#   make load [ARGS="window=16"]   make unload   (the running kernel)
+#   make sign KEY=key.pem CERT=cert.pem [SIG_HASH=sha256]
+#   make deb    make check-pkg
+.PHONY: dkms-install dkms-remove install uninstall load unload sign deb check-pkg
+SIG_HASH ?= sha256
+
+dkms-install: headers-check
+	$(SRC)/scripts/dkms.sh install $(or $(KVER),$(KREL))
+
+dkms-remove:
+	$(SRC)/scripts/dkms.sh remove $(KVER_GIVEN)
+
+# With KEY and CERT the module is signed before it is installed.
+install: ko
+	$(if $(KEY)$(CERT),$(SRC)/scripts/sign.sh "$(KDIR)" "$(KEY)" "$(CERT)" "$(BUILD_DIR)/tcp_cdg.ko" $(SIG_HASH))
+	$(SRC)/scripts/install.sh install "$(KDIR)" "$(BUILD_DIR)" "$(DESTDIR)"
+
+# KVER alone is enough here: the headers may be gone already.
+uninstall:
+	$(SRC)/scripts/install.sh uninstall "$(or $(KVER_GIVEN),$(KDIR))" "$(DESTDIR)"
+
+load:
+	$(SRC)/scripts/load.sh load $(ARGS)
+
+unload:
+	$(SRC)/scripts/load.sh unload
+
+sign: ko
+	$(SRC)/scripts/sign.sh "$(KDIR)" "$(KEY)" "$(CERT)" "$(BUILD_DIR)/tcp_cdg.ko" $(SIG_HASH)
+
+deb:
+	$(SRC)/scripts/deb.sh
+
+check-pkg:
+	$(SRC)/scripts/check-pkg.sh
 
 clean:
 	-[ ! -e "$(KDIR)/Makefile" ] || $(MAKE) -C $(KDIR) M=$(SRC) clean

@@ -104,16 +104,21 @@ for f in modules.order modules.builtin modules.builtin.modinfo; do
 	[ -f "$moddir/$f" ] && add "$moddir/$f" "/usr$moddir/$f"
 done
 
-intree=$(modprobe -S "$kver" --show-depends tcp_cdg 2>/dev/null |
-	 awk '$1 == "insmod" {print $2}')
-[ -n "$intree" ] || die "Debian's $kver has no tcp_cdg module (the reference)"
+# The reference is the kernel package's own module, under kernel/: not
+# whatever modprobe resolves "tcp_cdg" to, which is ours once DKMS or
+# scripts/install.sh put it in updates/ on this host.  Looked up as a file,
+# not in modules.dep: DKMS rewrites that (and may set the in-tree module
+# aside while ours is installed).
+intree=$(find "$moddir/kernel" -name 'tcp_cdg.ko*' -type f 2>/dev/null | sort | head -n 1)
+[ -n "$intree" ] || die "Debian's $kver has no kernel/.../tcp_cdg.ko* (the reference)"
 add "$intree" "/usr/lib/modules/intree/$(basename "$intree")"
 
 add "$ko" /opt/cdg/tcp_cdg.ko
 add "$helper" /usr/local/bin/cc_sockopt
 add "$top/scripts/vm/guest-init.sh" /init
-for f in "$top"/tests/vm/*.sh; do
-	add "$f" "/tests/vm/$(basename "$f")"
+# tests/vm/guest/: scripts run in the guest that are not tests (benchmarks).
+for f in "$top"/tests/vm/*.sh "$top"/tests/vm/guest/*.sh; do
+	[ -f "$f" ] && add "$f" "/tests/vm/${f#"$top"/tests/vm/}"
 done
 
 # --- cache check ---------------------------------------------------------------

@@ -148,8 +148,9 @@ if [ -n "$outdir" ]; then
 	share=(-virtfs "local,path=$outdir,mount_tag=out,security_model=none,id=out")
 fi
 
-console=$logs/$test.console.log
-taplog=$logs/$test.tap
+logname=${test//\//_}	# guest/bench -> guest_bench
+console=$logs/$logname.console.log
+taplog=$logs/$logname.tap
 append="console=ttyS0 slub_debug=FZPU panic=-1 oops=panic loglevel=7"
 
 # --- one boot ------------------------------------------------------------------
@@ -165,7 +166,7 @@ run_vm() {
 		-kernel "$vmlinuz" -initrd "$tmp/initrd" -append "$append" \
 		-serial "file:$console" \
 		-chardev stdio,id=tap,signal=off -serial chardev:tap \
-		"${share[@]}" </dev/null 2>"$logs/$test.qemu.err")
+		"${share[@]}" </dev/null 2>"$logs/$logname.qemu.err")
 	qpid=$!
 	while :; do
 		limit=$timeout
@@ -235,7 +236,7 @@ run_vm
 if [ "$booted" = 0 ]; then
 	why=$(panic_line)
 	echo "# run.sh: $kver boot failed before /init (${why:-no output}): retrying once" >&2
-	cp "$console" "$logs/$test.console.1.log"
+	cp "$console" "$logs/$logname.console.1.log"
 	run_vm
 fi
 
