@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The gradient ring (spec sections 5 and 6): running sums, tail wrap, the
+ * filled flag, extrapolation before the ring fills, the silent no-ring
+ * fallback, the -32 us effective-backoff reset, and the tolerance rounding
+ * into FULL/NONFULL.  The gradient a round produced is observed exactly by
+ * forcing the random draw at nexp(E) (no backoff) and nexp(E) + 1
+ * (backoff) with backoff_factor = 1.
+ */
+#include <stdio.h>
+
+#include "testlib.h"
+
+static const struct cdg_impl *impl;
+
+static void params(const char *window, const char *factor, const char *tol,
+		   const char *ineff)
+{
+	struct t_params p = { .window = window, .backoff_factor = factor,
+			      .use_tolerance = tol, .use_ineff = ineff,
+			      .hystart_detect = "0" };
+
+	t_params_set(impl, &p);
+}
+
+struct rt { s32 min, max; };
+
+/* Runs rounds r[0..n-1]; the last one's draw is forced to `last`. */
+static bool run_rounds(const struct rt *r, int n, u32 last, bool nomem)
+{
+	struct tsock s;
+	bool backoff = false;
+	int i;
+
+	if (nomem)
+		shim_mem_fail(1);
+	t_open(&s, impl, 100, 7);
+	shim_mem_fail(0);
+	for (i = 0; i < n; i++) {
+		s.rng.forced = true;
+		s.rng.forced_val = i == n - 1 ? last : 0;	/* 0 never backs off */
+		backoff = t_round(&s, r[i].min, r[i].max);
+	}
+	t_close(&s);
+	return backoff;
+}
+
+/* The gradient used at the last round is exactly e (e > 0). */
+static bool grad_is(const struct rt *r, int n, u32 e, bool nomem)
+{
+	u32 v = impl->nexp(e);
+
+	if (!(impl->nexp(e - 1) > v + 1 && v > impl->nexp(e + 1))) {
+		tap_diag("nexp not strictly decreasing around %u: probe skipped", e);
+		return false;
+	}
+	return !run_rounds(r, n, v, nomem) && run_rounds(r, n, v + 1, nomem);
+}
+
+static void test_sums(void)
+{
+	/* Per-round (min, max): gradients +100/+40, -30/+10, ... */
+	static const s32 mins[] = { 10000, 10100, 10070, 10300, 10250, 10250,
+				    10400, 10380, 10500, 10450, 10700, 10600 };
+	struct tsock s;
+	bool ok = true, tail_ok = true, fill_ok = true;
+	s32 gmin[16], gmax[16];
+	int k, j;
+
+	params("8", "0", "0", "0");
+	t_open(&s, impl, 100, 1);
+	for (k = 0; k < 12; k++) {
+		struct cdg_view v;
+		s32 smin = 0, smax = 0, rmin, rmax;
+
+		t_round(&s, mins[k], mins[k] + 2000 + 10 * k * k);
+		t_view(&s, &v);
+		if (k == 0)
+			continue;
+		gmin[k] = mins[k] - mins[k - 1];
+		gmax[k] = (2000 + 10 * k * k) - (2000 + 10 * (k - 1) * (k - 1)) + gmin[k];
+		for (j = k; j > 0 && j > k - 8; j--) {
+			smin += gmin[j];
+			smax += gmax[j];
+		}
+		if (v.gsum_min != smin || v.gsum_max != smax) {
+			tap_diag("%s round %d: gsum %d/%d, expected %d/%d", impl->name, k,
+				 v.gsum_min, v.gsum_max, smin, smax);
+			ok = false;
+		}
+		if (!impl->ring(tsk(&s), (k - 1) % 8, &rmin, &rmax) ||
+		    rmin != gmin[k] || rmax != gmax[k])
+			ok = false;
+		tail_ok &= v.tail == k % 8;
+		fill_ok &= v.gfilled == (k >= 8);
+	}
+	t_close(&s);
+	tap_ok(ok, "%s ring: entries and running sums over the last 8 rounds", impl->name);
+	tap_ok(tail_ok, "%s ring: tail advances modulo window and wraps to 0", impl->name);
+	tap_ok(fill_ok, "%s ring: filled only once the tail wrapped, then for good", impl->name);
+}
+
+static void test_window256(void)
+{
+	struct tsock s;
+	struct cdg_view v;
+	bool ok = true;
+	int k;
+
+	params("256", "0", "0", "0");
+	t_open(&s, impl, 100, 1);
+	for (k = 0; k <= 257; k++) {
+		t_round(&s, 10000 + (k & 1) * 50, 12000);
+		t_view(&s, &v);
+		if (k >= 1 && k <= 256 && (v.tail != (k % 256) || v.gfilled != (k == 256)))
+			ok = false;
+	}
+	tap_ok(ok && v.gfilled && v.tail == 1,
+	       "%s ring: window=256 tail (u8) wraps after 256 rounds", impl->name);
+	t_close(&s);
+}
+
+static void test_extrapolation(void)
+{
+	/* Three gradients of +100 min: sum 300, extrapolated 300 * 8 / 3. */
+	static const struct rt up[] = {
+		{ 10000, 20000 }, { 10100, 20100 }, { 10200, 20200 }, { 10300, 20300 },
+	};
+	/* Min falls, max rises by 70 each round: the max-sum is used. */
+	static const struct rt maxonly[] = {
+		{ 10000, 20000 }, { 9990, 20070 }, { 9980, 20140 },
+	};
+	struct rt filled[10];
+	int k;
+
+	params("8", "1", "0", "0");
+	tap_ok(grad_is(up, 4, 800, false),
+	       "%s gradient before the ring fills: sum * window / tail (300*8/3 = 800)",
+	       impl->name);
+	tap_ok(grad_is(maxonly, 3, 140 * 8 / 2, false),
+	       "%s gradient: the max-sum when the min-sum is not positive (140*8/2)",
+	       impl->name);
+	for (k = 0; k < 10; k++) {
+		filled[k].min = 10000 + 30 * k;
+		filled[k].max = 20000;
+	}
+	tap_ok(grad_is(filled, 10, 8 * 30, false),
+	       "%s gradient once filled: the plain sum over the window (8*30)", impl->name);
+	params("1", "1", "0", "0");
+	tap_ok(grad_is(up, 4, 100, false),
+	       "%s window=1: no ring, the round's own gradient (100)", impl->name);
+	params("8", "1", "0", "0");
+	{
+		long logs = shim_log_count, live = shim_mem.live;
+		struct tsock s;
+		struct cdg_view v;
+
+		tap_ok(grad_is(up, 4, 100 * 8, true),
+		       "%s ring allocation failed: gradient x window, never 'filled' (100*8)",
+		       impl->name);
+		shim_mem_fail(1);
+		t_open(&s, impl, 10, 1);
+		t_view(&s, &v);
+		tap_ok(!v.gradients && shim_log_count == logs && shim_mem.live == live &&
+		       shim_mem.last_gfp == (GFP_NOWAIT | __GFP_NOWARN),
+		       "%s ring allocation: GFP_NOWAIT | __GFP_NOWARN, failure is silent",
+		       impl->name);
+		t_close(&s);
+	}
+}
+
+static void test_effective(void)
+{
+	static const struct { const char *window; s32 dmin, dmax; bool reset; } c[] = {
+		{ "1", -31, -31, false }, { "1", -32, 5, true }, { "1", 5, -32, true },
+		{ "1", -40, -40, true }, { "8", -31, -10, false }, { "8", -16, -32, true },
+	};
+	bool ok = true;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct tsock s;
+		struct cdg_view v;
+
+		params(c[i].window, "0", "0", "5");
+		t_open(&s, impl, 100, 1);
+		t_round(&s, 10000, 20000);
+		t_view(&s, &v);
+		v.backoff_cnt = 3;
+		impl->set(tsk(&s), &v);
+		t_round(&s, 10000 + c[i].dmin, 20000 + c[i].dmax);
+		t_view(&s, &v);
+		if ((v.backoff_cnt == 0) != c[i].reset) {
+			tap_diag("%s window %s gradient %d/%d: backoff_cnt %u", impl->name,
+				 c[i].window, c[i].dmin, c[i].dmax, v.backoff_cnt);
+			ok = false;
+		}
+		t_close(&s);
+	}
+	tap_ok(ok, "%s a sum <= -32 us resets backoff_cnt, -31 does not", impl->name);
+}
+
+static void test_tolerance(void)
+{
+	static const struct { s32 gmin, gmax; u8 state; } c[] = {
+		{ 31, 0, CDG_S_UNKNOWN }, { 32, 0, CDG_S_FULL }, { 32, -31, CDG_S_FULL },
+		{ 32, -32, CDG_S_FULL }, { 32, 32, CDG_S_NONFULL }, { 31, 32, CDG_S_UNKNOWN },
+		{ 0, -32, CDG_S_NONFULL }, { 0, -31, CDG_S_UNKNOWN },
+		{ -95, -96, CDG_S_NONFULL }, { -31, 31, CDG_S_UNKNOWN },
+		{ 95, -95, CDG_S_FULL },
+	};
+	bool ok = true;
+	size_t i;
+
+	params("1", "0", "1", "0");
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct tsock s;
+		struct cdg_view v;
+
+		t_open(&s, impl, 100, 1);
+		t_round(&s, 10000, 20000);
+		t_round(&s, 10000 + c[i].gmin, 20000 + c[i].gmax);
+		t_view(&s, &v);
+		if (v.state != c[i].state) {
+			tap_diag("%s tolerance: gradient %d/%d gave state %u, expected %u",
+				 impl->name, c[i].gmin, c[i].gmax, v.state, c[i].state);
+			ok = false;
+		}
+		t_close(&s);
+	}
+	tap_ok(ok, "%s use_tolerance: round to 64 us (half away from zero), FULL/NONFULL",
+	       impl->name);
+	params("1", "0", "0", "0");
+	{
+		struct tsock s;
+		struct cdg_view v;
+
+		t_open(&s, impl, 100, 1);
+		t_round(&s, 10000, 20000);
+		t_round(&s, 10100, 19000);
+		t_view(&s, &v);
+		tap_ok(v.state == CDG_S_UNKNOWN,
+		       "%s without use_tolerance the state stays UNKNOWN", impl->name);
+		t_close(&s);
+	}
+}
+
+int main(void)
+{
+	int i;
+
+	t_modules_load();
+	for (i = 0; i < 2; i++) {
+		impl = impls[i];
+		if (!impl->available) {
+			tap_skip("linux-source-6.1 not installed", "oracle gradient ring tests");
+			continue;
+		}
+		test_sums();
+		test_window256();
+		test_extrapolation();
+		test_effective();
+		test_tolerance();
+		params("8", "42", "0", "5");
+	}
+	tap_ok(shim_mem.bad_frees == 0 && shim_warnings == 0 && shim_mem.live == 1,
+	       "ring tests: no bad kfree, no WARN, no leak (%ld live)", shim_mem.live);
+	t_modules_unload();
+	return tap_done();
+}
