@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make dkms-install` / `make dkms-remove` for every kernel with headers
+# (none of which is the running kernel on the test machines).
+#
+# Checks dkms.conf itself, then per kernel: the module lands in
+# /lib/modules/K/updates/dkms/, carries dkms.conf's version, is what
+# modprobe would pick for K (depmod prefers it to the in-tree
+# kernel/net/ipv4/tcp_cdg.ko), is signed by DKMS (bookworm's dkms 3.0.10
+# signs every build with /var/lib/dkms/mok.key), and a second install is a
+# no-op.  Then removal kernel by kernel: the module goes, modprobe falls
+# back to the in-tree one, and after the last kernel the DKMS tree and
+# /usr/src/tcp-cdg-VERSION are gone.
+. "$(dirname "$0")/lib.sh"
+
+require_root
+require_cmd dkms modinfo depmod
+require_kernels
+
+# --- dkms.conf -------------------------------------------------------------------
+conf() { sed -n "s/^$1=\"\\(.*\\)\"/\\1/p" "$top/dkms.conf"; }
+t_match "dkms.conf PACKAGE_VERSION is a version" "$PKG_VER" '^[0-9]+\.[0-9]+(\.[0-9]+)?([~+.-][0-9A-Za-z.]+)?$'
+t_eq "dkms.conf PACKAGE_NAME" "$PKG_NAME" tcp-cdg
+t_eq "dkms.conf BUILT_MODULE_NAME[0]" "$(conf 'BUILT_MODULE_NAME\[0\]')" tcp_cdg
+# /updates/ comes before /kernel/ in Debian's depmod search order: ours
+# overrides the in-tree tcp_cdg of the same name.
+t_eq "dkms.conf DEST_MODULE_LOCATION[0] overrides the in-tree module" \
+	"$(conf 'DEST_MODULE_LOCATION\[0\]')" /updates/dkms
+t_eq "dkms.conf AUTOINSTALL (rebuilt for each new kernel)" "$(conf AUTOINSTALL)" yes
+
+running=$(uname -r)
+for k in $KERNELS; do
+	note=
+	[ "$k" = "$running" ] || note=" (not the running kernel)"
+	t_cmd "make dkms-install KVER=$k$note" tmake dkms-install KVER="$k"
+	f=$(module_path "$k" updates/dkms)
+	kre=$(re_quote "$k")
+	t_match "$k: module in /lib/modules/$k/updates/dkms" "$f" "^/lib/modules/$kre/updates/dkms/tcp_cdg\\.ko(\\.xz|\\.gz|\\.zst)?\$"
+	# Compressed like the kernel's own modules, as modprobe expects.
+	own=$(module_path "$k" kernel/net/ipv4)
+	t_eq "$k: compressed like the kernel's modules" "${f##*.ko}" "${own##*.ko}"
+	t_eq "$k: modinfo version = dkms.conf's" "$(modinfo -F version "$f" 2>/dev/null)" "$PKG_VER"
+	t_eq "$k: vermagic is $k's" "$(modinfo -F vermagic "$f" 2>/dev/null | cut -d' ' -f1)" "$k"
+	t_eq "$k: modprobe resolves tcp_cdg to ours" "$(modinfo -k "$k" -F filename tcp_cdg 2>/dev/null)" "$f"
+	t_eq "$k: dkms status" "$(dkms status -m "$PKG_NAME" -v "$PKG_VER" -k "$k" 2>/dev/null | sed 's/.*: //')" installed
+	t_eq "$k: signed by DKMS (sig_id)" "$(modinfo -F sig_id "$f" 2>/dev/null)" "PKCS#7"
+	t_cmd "$k: second dkms-install is a no-op" tmake dkms-install KVER="$k"
+done
+
+srcdir=/usr/src/$PKG_NAME-$PKG_VER
+t_file "sources in $srcdir" "$srcdir/dkms.conf"
+differ=
+for f in tcp_cdg.c Kbuild dkms.conf include/tcp_cdg_compat.h include/tcp_cdg_trace.h; do
+	cmp -s "$top/$f" "$srcdir/$f" || differ="$differ $f"
+done
+t_eq "sources in $srcdir are the tree's" "$differ" ""
+
+for k in $KERNELS; do
+	t_cmd "make dkms-remove KVER=$k" tmake dkms-remove KVER="$k"
+	t_eq "$k: no module in updates/dkms" "$(module_path "$k" updates/dkms)" ""
+	t_match "$k: modprobe resolves tcp_cdg to the in-tree module again" \
+		"$(modinfo -k "$k" -F filename tcp_cdg 2>/dev/null)" "^/lib/modules/$(re_quote "$k")/kernel/net/ipv4/tcp_cdg\\.ko"
+done
+t_nofile "after the last kernel: DKMS tree and /usr/src copy removed" \
+	"/var/lib/dkms/$PKG_NAME" "$srcdir"
+t_cmd "make dkms-remove when nothing is installed succeeds" tmake dkms-remove
+
+pkg_end

@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers for the host-side packaging tests (tests/pkg/*.sh), sourced.
+# They run as root on the build machine and never load a module here.
+#
+# TAP, as in tests/vm/lib.sh: one line per result on stdout,
+#   ok N - TEST: name | not ok N - TEST: name | ok N - TEST: name # SKIP why
+# diagnostics on stderr.  A test ends with pkg_end, which checks that the
+# machine is as the test found it (that check is a result of its own), and
+# exits 1 if anything failed.  A test that dies half way gets a "not ok ...
+# aborted" line; its cleanup runs in every case.
+#
+# What a test changes is confined to tcp-cdg: /usr/src/tcp-cdg-*, the DKMS
+# tree's tcp-cdg, the tcp-cdg-dkms package, tcp_cdg.ko* under
+# /lib/modules/*/updates, the module indexes depmod rewrites, and DKMS's
+# signing key /var/lib/dkms/mok.{key,pub} when DKMS created it during the
+# test (bookworm's dkms 3.0.10 makes one at its first build).  A machine
+# that already has tcp-cdg installed is not touched: the test skips.
+
+set -eu
+set -o pipefail
+set -E
+
+TEST_NAME=${TEST_NAME:-$(basename "$0" .sh)}
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PKG_NAME=$(sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' "$top/dkms.conf")
+PKG_VER=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
+
+# --- TAP ----------------------------------------------------------------------
+_n=0 _failed=0 _ended=0
+diag() { printf '%s\n' "$@" | sed 's/^/# /' >&2; }
+t_ok() { _n=$((_n + 1)); echo "ok $_n - $TEST_NAME: $1"; }
+t_fail() {	# t_fail NAME [DIAG...]
+	_n=$((_n + 1)) _failed=$((_failed + 1))
+	echo "not ok $_n - $TEST_NAME: $1"
+	shift
+	[ $# -eq 0 ] || diag "$@"
+}
+t_skip() { _n=$((_n + 1)); echo "ok $_n - $TEST_NAME: $1 # SKIP $2"; }
+t_eq() {	# t_eq NAME GOT WANT
+	if [ "$2" = "$3" ]; then t_ok "$1"; else t_fail "$1" "got '$2', want '$3'"; fi
+}
+t_match() {	# t_match NAME STRING ERE
+	if [[ $2 =~ $3 ]]; then t_ok "$1"; else t_fail "$1" "'$2' does not match /$3/"; fi
+}
+# A string as an ERE matching itself ("6.12.118+deb12" has a '+').
+re_quote() { printf '%s' "$1" | sed 's/[][\\.*^$+?(){}|]/\\&/g'; }
+t_cmd() {	# t_cmd NAME CMD...: ok when CMD succeeds; its output goes to the log
+	local name=$1 rc=0
+	shift
+	"$@" >"$_tmp/cmd.log" 2>&1 || rc=$?
+	cat "$_tmp/cmd.log" >>"$_tmp/all.log"
+	if [ "$rc" -eq 0 ]; then t_ok "$name"
+	else t_fail "$name" "command failed ($rc): $*" "$(tail -n 15 "$_tmp/cmd.log")"; fi
+	return 0
+}
+t_file() {	# t_file NAME PATH: ok when PATH exists
+	if [ -e "$2" ]; then t_ok "$1"; else t_fail "$1" "no $2"; fi
+}
+t_nofile() {	# t_nofile NAME PATH...: ok when none of PATH exists
+	local name=$1 f left=()
+	shift
+	for f in "$@"; do [ -e "$f" ] && left+=("$f"); done
+	if [ ${#left[@]} -eq 0 ]; then t_ok "$name"; else t_fail "$name" "still there: ${left[*]}"; fi
+}
+
+skip_all() {	# the whole test cannot run here: a missing prerequisite
+	[ "$_n" -eq 0 ] || { t_fail "skip_all after results: $1"; pkg_end; }
+	t_skip "all" "$1"
+	_ended=1
+	echo "1..$_n"
+	exit 0
+}
+
+# --- prerequisites ------------------------------------------------------------
+require_root() { [ "$(id -u)" -eq 0 ] || skip_all "needs root (installs into /usr/src and /lib/modules)"; }
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip_all "no $c (scripts/deps.sh installs it)"
+	done
+}
+
+# Kernels with headers, discovered (never named in a test).
+kernels() {
+	ls -d /lib/modules/*/build/Makefile 2>/dev/null |
+		sed 's|/lib/modules/\([^/]*\)/build/Makefile|\1|' | sort -V
+}
+require_kernels() {
+	KERNELS=$(kernels)
+	[ -n "$KERNELS" ] || skip_all "no kernel headers under /lib/modules/*/build"
+}
+
+# The module file a kernel would get, compressed as its own modules are.
+module_path() {	# module_path KVER DIR (DIR relative to /lib/modules/KVER)
+	ls "/lib/modules/$1/$2"/tcp_cdg.ko* 2>/dev/null | head -n 1 || true
+}
+
+# --- isolation ------------------------------------------------------------------
+# One packaging test at a time on this machine, whichever clone runs it:
+# they share /lib/modules and the DKMS tree.
+exec 8>/run/lock/tcp-cdg-pkg-tests.lock
+flock -w 1800 8 || { echo "not ok 1 - $TEST_NAME: another packaging test holds the lock"; exit 1; }
+
+_tmp=$(mktemp -d /tmp/tcp-cdg-pkg.XXXXXX)
+: >"$_tmp/all.log"
+
+# A copy of the source tree for `make` to build in, so that a test never
+# races the VM harness over build/KVER/tcp_cdg.ko in the work tree.
+TREE=$_tmp/tree
+mkdir -p "$TREE"
+(cd "$top" && cp -r Makefile Kbuild dkms.conf tcp_cdg.c LICENSE include scripts packaging "$TREE/" &&
+	mkdir -p "$TREE/docs" && cp -r docs/examples "$TREE/docs/")
+
+# Everything tcp-cdg may leave on the machine, for "left as found".
+state() {
+	local k
+	dpkg-query -W -f='pkg ${Status}\n' "$PKG_NAME-dkms" 2>/dev/null || echo "pkg none"
+	ls -d /usr/src/"$PKG_NAME"-* 2>/dev/null || true
+	# DKMS's signing key is DKMS's, made at its first build and kept by
+	# `dkms remove`: pkg_cleanup removes it when the test made it.
+	find /var/lib/dkms 2>/dev/null | grep -v '^/var/lib/dkms/mok\.' | sort
+	for k in /lib/modules/*/; do
+		find "$k" -path "$k/build" -prune -o \( -name 'tcp_cdg.ko*' -o -path "*/updates*" \) -print 2>/dev/null | sort
+		(cd "$k" && md5sum modules.* 2>/dev/null) | sed "s|  |  $k|"
+	done
+}
+
+already_installed() {
+	[ -e "/var/lib/dkms/$PKG_NAME" ] && return 0
+	ls -d /usr/src/"$PKG_NAME"-* >/dev/null 2>&1 && return 0
+	dpkg-query -W -f='${Status}' "$PKG_NAME-dkms" 2>/dev/null | grep -q installed && return 0
+	ls /lib/modules/*/updates/tcp_cdg.ko* /lib/modules/*/updates/dkms/tcp_cdg.ko* >/dev/null 2>&1 && return 0
+	return 1
+}
+
+_mok_before=
+[ -e /var/lib/dkms/mok.key ] && _mok_before=1
+if [ "$(id -u)" -eq 0 ] && already_installed; then
+	skip_all "tcp-cdg is already installed on this machine: not touching it"
+fi
+state >"$_tmp/state.before"
+
+# Undo whatever a test left, however it ended.  Everything tcp-cdg is ours:
+# a machine that had any was skipped above.
+pkg_cleanup() {
+	local k f dirty
+	if dpkg-query -W -f='${Status}' "$PKG_NAME-dkms" 2>/dev/null | grep -q 'install\|config'; then
+		dpkg --purge "$PKG_NAME-dkms" >>"$_tmp/all.log" 2>&1 || true
+	fi
+	if [ -e "/var/lib/dkms/$PKG_NAME" ]; then
+		dkms remove -m "$PKG_NAME" -v "$PKG_VER" --all >>"$_tmp/all.log" 2>&1 || true
+		rm -rf "/var/lib/dkms/$PKG_NAME"
+	fi
+	rm -rf /usr/src/"$PKG_NAME"-*
+	for k in $(ls /lib/modules); do
+		dirty=
+		for f in /lib/modules/"$k"/updates/tcp_cdg.ko* /lib/modules/"$k"/updates/dkms/tcp_cdg.ko*; do
+			[ -e "$f" ] && { rm -f "$f"; dirty=1; }
+		done
+		rmdir "/lib/modules/$k/updates/dkms" "/lib/modules/$k/updates" 2>/dev/null || true
+		[ -z "$dirty" ] || depmod -a "$k" 2>/dev/null || true
+	done
+	[ -n "$_mok_before" ] || rm -f /var/lib/dkms/mok.key /var/lib/dkms/mok.pub
+}
+
+_err_line= _err_cmd=
+trap '_err_line=$LINENO _err_cmd=$BASH_COMMAND' ERR
+_exit() {
+	local rc=$?
+	trap - ERR
+	set +e
+	if [ "$_ended" -eq 0 ]; then
+		t_fail "aborted (status $rc) at line ${_err_line:-?}: ${_err_cmd:-?}" \
+			"$(tail -n 15 "$_tmp/all.log")"
+		echo "1..$_n"
+		rc=1
+	fi
+	pkg_cleanup
+	rm -rf "$_tmp"
+	exit "$rc"
+}
+trap _exit EXIT
+
+# pkg_end: check that the machine is as the test found it -- what the test
+# ran to uninstall must have done that -- then clean up anyway, and report.
+pkg_end() {
+	local before=$_tmp/state.before after=$_tmp/state.after
+	state >"$after"
+	if cmp -s "$before" "$after"; then
+		t_ok "machine left as found (DKMS tree, /usr/src, /lib/modules, dpkg)"
+	else
+		t_fail "machine left as found" "$(diff "$before" "$after" | head -n 20)"
+	fi
+	pkg_cleanup
+	_ended=1
+	echo "1..$_n"
+	[ "$_failed" -eq 0 ] || exit 1
+	exit 0
+}
+
+# Make in the copied tree, output to the test's log (and stderr on failure).
+tmake() { make -s -C "$TREE" "$@"; }

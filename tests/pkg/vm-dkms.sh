@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The DKMS-installed module inside a guest, per kernel that has headers and
+# a /boot/vmlinuz: `make dkms-install KVER=K` here, then one boot of K
+# (scripts/vm/run.sh, as is) running tests/vm/pkg_dkms.sh with this
+# kernel's updates/ tree, the example modprobe.d/sysctl.d files and a
+# `make sign` build shared on /out/pkg; then `make dkms-remove KVER=K`.
+# The guest's results are reported here as "K: guest: ..." lines.
+#
+#   CHECK_SKIP_VM=1   skip (as make check does)
+. "$(dirname "$0")/lib.sh"
+
+[ -z "${CHECK_SKIP_VM:-}" ] || skip_all "CHECK_SKIP_VM is set"
+require_root
+require_cmd dkms qemu-system-x86_64 openssl modinfo
+[ -x "$top/scripts/vm/run.sh" ] || skip_all "no scripts/vm/run.sh"
+require_kernels
+
+openssl req -new -x509 -nodes -days 1 -newkey rsa:2048 -sha256 \
+	-subj "/CN=tcp_cdg vm test key" -keyout "$_tmp/key.pem" \
+	-outform DER -out "$_tmp/cert.der" >>"$_tmp/all.log" 2>&1
+
+booted=0
+for k in $KERNELS; do
+	if [ ! -r "/boot/vmlinuz-$k" ]; then
+		t_skip "$k: guest" "no /boot/vmlinuz-$k"
+		continue
+	fi
+	# run.sh's initramfs carries build/K/tcp_cdg.ko of the work tree.
+	if ! make -s -C "$top" ko KVER="$k" >>"$_tmp/all.log" 2>&1; then
+		t_fail "$k: make ko for the VM harness" "$(tail -n 10 "$_tmp/all.log")"
+		continue
+	fi
+	t_cmd "$k: make dkms-install" tmake dkms-install KVER="$k"
+	t_cmd "$k: make sign (throwaway key)" \
+		tmake sign KVER="$k" KEY="$_tmp/key.pem" CERT="$_tmp/cert.der"
+
+	out=$_tmp/out-$k
+	mkdir -p "$out/pkg/signed"
+	cp -a "/lib/modules/$k/updates" "$out/pkg/"
+	cp -r "$top/docs/examples/modprobe.d" "$top/docs/examples/sysctl.d" "$out/pkg/"
+	cp "$TREE/build/$k/tcp_cdg.ko" "$out/pkg/signed/"
+	echo "$PKG_VER" >"$out/pkg/version"
+	modinfo -F signer "$(module_path "$k" updates/dkms)" >"$out/pkg/dkms_signer" 2>/dev/null || true
+	echo "tcp_cdg vm test key" >"$out/pkg/signer"
+
+	# Re-report the guest's lines under this test's numbering.
+	start=$SECONDS
+	rc=0
+	"$top/scripts/vm/run.sh" --kver "$k" --out "$out" --timeout 240 pkg_dkms \
+		>"$_tmp/vm.tap" 2>"$_tmp/vm.err" || rc=$?
+	booted=$((booted + 1))
+	while IFS= read -r line; do
+		case $line in
+		"not ok "*)
+			name=${line#not ok }; name=${name#* - }
+			t_fail "$k: guest: $name" ;;
+		"ok "*)
+			name=${line#ok }; name=${name#* - }
+			case $name in
+			*" # SKIP "*) t_skip "$k: guest: ${name%% # SKIP *}" "${name#* # SKIP }" ;;
+			*) t_ok "$k: guest: $name" ;;
+			esac ;;
+		"#"*) echo "$line" >&2 ;;
+		esac
+	done <"$_tmp/vm.tap"
+	grep -q '^ok .*pkg_dkms: .*version' "$_tmp/vm.tap" ||
+		t_fail "$k: guest ran the checks (run.sh status $rc)" "$(tail -n 15 "$_tmp/vm.err")"
+	diag "$k: guest run took $((SECONDS - start)) s (run.sh status $rc)"
+
+	t_cmd "$k: make dkms-remove" tmake dkms-remove KVER="$k"
+	t_eq "$k: no module left in updates/dkms" "$(module_path "$k" updates/dkms)" ""
+done
+[ "$booted" -gt 0 ] || t_skip "guest" "no kernel with both headers and a vmlinuz"
+
+pkg_end
