@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -108,4 +109,18 @@ void t_complete_cwr(struct tsock *s)
 	tcp_snd_cwnd_set(&s->tp, s->tp.snd_ssthresh);
 	s->impl->ops->cwnd_event(sk, CA_EVENT_COMPLETE_CWR);
 	tcp_set_ca_state(sk, TCP_CA_Open);
+}
+
+void t_spec(const struct cdg_impl *impl, bool ok, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (impl == &impl_ours || ok)
+		tap_ok(ok, "%s %s", impl->name, msg);
+	else
+		tap_diag("spec/oracle disagreement: %s %s", impl->name, msg);
 }

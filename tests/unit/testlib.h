@@ -37,6 +37,14 @@ struct t_params {
 };
 int t_params_set(const struct cdg_impl *impl, const struct t_params *p);
 
+/*
+ * A check of the spec: for ours a TAP result; for the oracle, where the
+ * 6.1 kernel itself deviates, a "# spec/oracle disagreement:" line (the
+ * oracle is not ours to fix, and must not be silently followed either).
+ */
+void t_spec(const struct cdg_impl *impl, bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* A socket in congestion avoidance (ssthresh = cwnd), cwnd-limited. */
 void t_open(struct tsock *s, const struct cdg_impl *impl, u32 cwnd, u64 seed);
 void t_close(struct tsock *s);

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probabilistic backoff (spec section 7).  With window = 1 the gradient of
+ * a round is the round's own; RTTs alternate base, base + g, so every
+ * other round offers a backoff at gradient g.  Over N >= 100000 draws the
+ * observed frequency must match p = 1 - e^(-g * factor / 10^6) within
+ * 5 binomial standard deviations plus nexp's error (2.1e-5, test_nexp).
+ * The draws are seeded: the result is reproducible, the bound is what a
+ * fair coin of probability p would meet with probability 1 - 6e-7.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "testlib.h"
+
+#define TRIALS	100000
+#define NEXP_ERR 2.1e-5
+
+static const struct cdg_impl *impl;
+
+static void params(const char *window, const char *factor, const char *ineff)
+{
+	struct t_params p = { .window = window, .backoff_factor = factor,
+			      .use_ineff = ineff, .hystart_detect = "0" };
+
+	t_params_set(impl, &p);
+}
+
+/* Backoffs in `trials` offers at gradient g (sawtooth RTT). */
+static long offers(u32 g, long trials, long *draws_out)
+{
+	struct tsock s;
+	long backoffs = 0;
+	bool high = false;
+
+	t_open(&s, impl, 100, 0xc0ffee + g);
+	while ((long)s.rng.draws < trials) {
+		s32 rtt = 10000 + (high ? (s32)g : 0);
+
+		if (t_round(&s, rtt, rtt + 1000)) {
+			backoffs++;
+			t_complete_cwr(&s);
+			high = false;	/* COMPLETE_CWR forgot the previous round */
+			continue;
+		}
+		high = !high;
+	}
+	*draws_out = s.rng.draws;
+	t_close(&s);
+	return backoffs;
+}
+
+static void frequency(u32 g, const char *factor)
+{
+	double f = atof(factor), p = 1 - exp(-(double)g * f * 1e-6), q, sigma;
+	long draws, b = offers(g, TRIALS, &draws);
+
+	q = (double)b / draws;
+	sigma = sqrt(p * (1 - p) / draws);
+	tap_ok(fabs(q - p) <= 5 * sigma + NEXP_ERR,
+	       "%s backoff frequency at gradient %u us, factor %s: %.5f vs %.5f "
+	       "(|d| = %.2g <= 5 sigma %.2g + %.1g, %ld draws)", impl->name, g, factor,
+	       q, p, fabs(q - p), 5 * sigma, NEXP_ERR, draws);
+}
+
+/* Consecutive backoffs over rounds of ever-rising RTT (no -32 us dip). */
+static long rising(u32 g, long rounds, long *after_first, int first)
+{
+	struct tsock s;
+	long backoffs = 0, i;
+	s32 rtt = 10000;
+
+	t_open(&s, impl, 100, 3);
+	*after_first = 0;
+	for (i = 0; i < rounds; i++) {
+		rtt += g;
+		if (t_round(&s, rtt, rtt + 1000)) {
+			backoffs++;
+			if (backoffs > first)
+				(*after_first)++;
+			t_complete_cwr(&s);
+		}
+	}
+	t_close(&s);
+	return backoffs;
+}
+
+static void ineffectual(void)
+{
+	struct tsock s;
+	long extra, b, i, n = 0;
+	s32 rtt = 10000;
+
+	/* nexp(20000 * 1000) = 0: every offer backs off unless suppressed. */
+	params("1", "1000", "5");
+	b = rising(20000, 100, &extra, 5);
+	tap_ok(b == 5, "%s use_ineff=5: 5 backoffs in a row without effect, then none "
+	       "(%ld in 100 rounds)", impl->name, b);
+	params("1", "1000", "0");
+	b = rising(20000, 100, &extra, 5);
+	tap_ok(b == 50, "%s use_ineff=0: no detector, every offer backs off (%ld of 50)",
+	       impl->name, b);
+
+	/* An effective round (gradient <= -32 us) re-arms the detector. */
+	params("1", "1000", "5");
+	t_open(&s, impl, 100, 3);
+	for (i = 0; i < 40; i++) {
+		rtt += i == 20 ? -20000 * 3 : 20000;
+		if (t_round(&s, rtt, rtt + 1000)) {
+			n++;
+			t_complete_cwr(&s);
+		}
+	}
+	t_close(&s);
+	tap_ok(n == 10, "%s use_ineff: a -32 us gradient re-arms it (%ld backoffs, 10 expected)",
+	       impl->name, n);
+
+	/*
+	 * Spec 7: "when more than use_ineff backoffs in a row had no effect, do
+	 * not back off".  backoff_cnt is a u16 that keeps counting suppressed
+	 * offers, so after 65536 of them it wraps and CDG backs off again.
+	 */
+	params("1", "1000000", "5");
+	b = rising(17, 70000, &extra, 5);
+	t_spec(impl, extra == 0, "[spec 7] use_ineff=5: no backoff after the 5th over 70000 "
+	       "ineffectual rounds (got %ld more: the u16 backoff_cnt wraps)", extra);
+}
+
+int main(void)
+{
+	int i;
+
+	t_modules_load();
+	for (i = 0; i < 2; i++) {
+		long draws, b;
+
+		impl = impls[i];
+		if (!impl->available) {
+			tap_skip("linux-source-6.1 not installed", "oracle backoff statistics");
+			continue;
+		}
+		params("1", "42", "0");
+		frequency(24, "42");
+		frequency(240, "42");
+		frequency(2500, "42");
+		frequency(16500, "42");
+		frequency(54800, "42");
+		params("1", "1000", "0");
+		frequency(1000, "1000");
+		params("1", "0", "0");
+		b = offers(5000, 20000, &draws);
+		tap_ok(b == 0, "%s backoff_factor=0 never backs off (%ld of %ld)", impl->name,
+		       b, draws);
+		params("1", "42", "0");
+		b = offers(400000, 20000, &draws);
+		tap_ok(b == draws, "%s gradient x factor >= 2^24: always backs off (%ld of %ld)",
+		       impl->name, b, draws);
+		/*
+		 * Spec 7: probability 1 - e^(-g * factor / 10^6).  ours allows
+		 * backoff_factor up to 10^6 ("a 1 us gradient backs off
+		 * always"), but grad * backoff_factor is a u32 product: at
+		 * g = 4295 us it wraps to 32704 and nexp() gives 97%: a 3%
+		 * backoff where the spec's is 1 - e^-4295.
+		 */
+		params("1", "1000000", "0");
+		b = offers(4295, 4000, &draws);
+		t_spec(impl, b >= draws - 1, "[spec 7] factor 10^6, gradient 4295 us: backs off "
+		       "always (got %ld of %ld: grad * factor overflows u32)", b, draws);
+		ineffectual();
+		params("8", "42", "5");
+	}
+	t_modules_unload();
+	tap_ok(shim_mem.live == 0 && shim_mem.bad_frees == 0 && shim_warnings == 0,
+	       "backoff tests: no leak, no bad kfree, no WARN");
+	return tap_done();
+}
