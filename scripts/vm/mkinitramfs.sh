@@ -17,7 +17,7 @@
 #                             setpriv, sysctl, timeout, sleep, plus busybox
 #                             applets for every name no real tool provides;
 #                             /bin/sh is bash (see guest-init.sh for why)
-#   /usr/local/bin/cc_sockopt static helper built from tests/vm/cc_sockopt.c
+#   /usr/local/bin/NAME       static helpers built from tests/vm/NAME.c
 #   /lib/modules/KVER/        the Debian modules the tests need, with their
 #                             dependencies, indexed by depmod
 #   /lib/modules/intree/      Debian's own tcp_cdg (the reference), outside
@@ -44,12 +44,16 @@ mkdir -p "$out"
 exec 9>"$out/.initramfs.lock"
 flock 9
 
-# The helper, static so that it needs nothing in the guest.
-helper=$top/build/vm/cc_sockopt
-if [ ! -x "$helper" ] || [ "$top/tests/vm/cc_sockopt.c" -nt "$helper" ]; then
-	gcc -static -O2 -Wall -Wextra -o "$helper.tmp" "$top/tests/vm/cc_sockopt.c"
-	mv "$helper.tmp" "$helper"
-fi
+# The helpers (tests/vm/*.c), static so that they need nothing in the guest.
+helpers=()
+for c in "$top"/tests/vm/*.c; do
+	helper=$top/build/vm/$(basename "$c" .c)
+	if [ ! -x "$helper" ] || [ "$c" -nt "$helper" ]; then
+		gcc -static -O2 -Wall -Wextra -o "$helper.tmp" "$c"
+		mv "$helper.tmp" "$helper"
+	fi
+	helpers+=("$helper")
+done
 
 # --- the file list: "source<TAB>destination" lines --------------------------
 declare -A dst_of=()
@@ -114,7 +118,9 @@ intree=$(find "$moddir/kernel" -name 'tcp_cdg.ko*' -type f 2>/dev/null | sort | 
 add "$intree" "/usr/lib/modules/intree/$(basename "$intree")"
 
 add "$ko" /opt/cdg/tcp_cdg.ko
-add "$helper" /usr/local/bin/cc_sockopt
+for helper in "${helpers[@]}"; do
+	add "$helper" "/usr/local/bin/$(basename "$helper")"
+done
 add "$top/scripts/vm/guest-init.sh" /init
 # tests/vm/guest/: scripts run in the guest that are not tests (benchmarks).
 for f in "$top"/tests/vm/*.sh "$top"/tests/vm/guest/*.sh; do

@@ -42,6 +42,15 @@
 # retried once (its console log kept as TEST.console.1.log); that is never a
 # test failure.  Anything after /init started is the test's.
 #
+# Exclusive tests: a test whose script has a line "# vm-exclusive: REASON"
+# (it measures throughput or time) never runs beside another VM on this
+# machine: TCG guests lose most of their speed when they share the two
+# cores.  Every run.sh takes a machine-wide lock, shared for ordinary tests
+# and exclusive for those, through a turnstile so that a waiting exclusive
+# run is not starved by a stream of shared ones.  The lock files live in
+# ${CDG_VM_LOCKDIR:-/tmp} (one directory for every checkout on the host);
+# CDG_VM_LOCK=0 skips locking.
+#
 # Accelerator: TCG unless the host CPU has VMX/SVM, /dev/kvm is usable and a
 # 15 s KVM boot probe reaches the kernel's panic on a missing init (cached in
 # build/vm/accel).  On these machines /dev/kvm exists but KVM hangs.  Force
@@ -116,6 +125,31 @@ if [ -z "$accel" ]; then
 	fi
 fi
 
+# --- machine-wide VM lock ----------------------------------------------------------
+vm_lock() {
+	local dir=${CDG_VM_LOCKDIR:-/tmp} mode=-s t=$SECONDS
+	if [ "${CDG_VM_LOCK:-1}" = 0 ]; then
+		exec {gate_fd}>/dev/null {lock_fd}>/dev/null
+		return 0
+	fi
+	grep -q '^# vm-exclusive:' "$top/tests/vm/$test.sh" && mode=-x
+	exec {gate_fd}>>"$dir/tcp_cdg-vm.gate"
+	exec {lock_fd}>>"$dir/tcp_cdg-vm.lock"
+	# The gate is held only while queueing for the lock: an exclusive
+	# waiter holds it until it gets the lock, so newcomers queue behind it.
+	flock -x "$gate_fd"
+	if ! flock -n "$mode" "$lock_fd"; then
+		echo "# run.sh: waiting for other VMs on this machine ($([ "$mode" = -x ] && echo exclusive || echo shared))" >&2
+		flock "$mode" "$lock_fd"
+	fi
+	flock -u "$gate_fd"
+	[ $((SECONDS - t)) -lt 2 ] || echo "# run.sh: waited $((SECONDS - t)) s for the VM lock" >&2
+	if [ "$mode" = -x ]; then
+		echo "# run.sh: exclusive VM; host load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+	fi
+}
+vm_lock
+
 # --- per-run settings: a second cpio appended to the cached initramfs ---------
 tmp=$(mktemp -d "$vmdir/run.XXXXXX")
 qpid=
@@ -160,7 +194,8 @@ run_vm() {
 	booted=0 exit_rc='' last_n=0 seen_fail=0 bad=() errors=() timed_out=0
 	: > "$console"
 	: > "$taplog"
-	exec {fd}< <(exec timeout -s KILL "$((timeout + 30))" \
+	# QEMU must not inherit the VM lock: it would outlive a killed run.sh.
+	exec {fd}< <(exec {lock_fd}>&- {gate_fd}>&-; exec timeout -s KILL "$((timeout + 30))" \
 		qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$smp" \
 		-nic none -no-reboot -nographic -monitor none \
 		-kernel "$vmlinuz" -initrd "$tmp/initrd" -append "$append" \
