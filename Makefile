@@ -68,9 +68,15 @@ ko: headers-check
 	$(MAKE) -C $(KDIR) M=$(BUILD_DIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 
 # The project's user targets; the work is in scripts/.
-.PHONY: check demo bench bench-trace
+.PHONY: check check-vm demo bench bench-trace
 check:
 	$(SRC)/scripts/check.sh
+
+# VM tests (scripts/vm/suite.sh builds the module with `make ko` for each
+# kernel): make check-vm [T="test ..."] [KVER=...]; without KVER, every
+# kernel that has headers and a /boot/vmlinuz.
+check-vm:
+	@$(SRC)/scripts/vm/suite.sh $(if $(KVER_GIVEN),--kver $(KVER_GIVEN)) $(T)
 
 demo:
 	$(SRC)/scripts/demo.sh
