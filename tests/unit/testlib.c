@@ -76,6 +76,7 @@ void t_close(struct tsock *s)
 
 void t_view(struct tsock *s, struct cdg_view *v)
 {
+	memset(v, 0, sizeof(*v));	/* padding too: views are memcmp()ed */
 	s->impl->view(tsk(s), v);
 }
 

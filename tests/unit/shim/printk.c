@@ -38,8 +38,9 @@ void shim_printk(const char *impl, const char *level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(e->text, sizeof(e->text), fmt, ap);
 	va_end(ap);
+	e->text[strcspn(e->text, "\n")] = '\0';	/* one line, no newline */
 	if (getenv("SHIM_VERBOSE"))
-		fprintf(stderr, "# printk %s/%s: %s", impl, level, e->text);
+		fprintf(stderr, "# printk %s/%s: %s\n", impl, level, e->text);
 }
 
 const char *shim_log_find(const char *impl, const char *needle)
