@@ -9,11 +9,12 @@
 # 2. the module builds warning-free (W=1 C=1) for every kernel with headers
 # 3. checkpatch --strict: no error in the sources, no warning in tcp_cdg.c
 # 4. the userspace unit tests (tests/unit)
-# 5. the VM suite (tests/vm) on every kernel that can be booted
+# 5. the packaging tests (tests/pkg: make check-pkg)
+# 6. the VM suite (tests/vm) on every kernel that can be booted
 #
 # Every suite prints TAP-like lines; this script counts them.  A suite that
 # fails without printing a `not ok` line is counted as one failure.
-#   CHECK_SKIP_VM=1    skip step 5 (each VM test is then reported skipped)
+#   CHECK_SKIP_VM=1    skip step 6 and the guest part of step 5
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -71,6 +72,9 @@ else
 fi
 
 run unit make -s unit
+# Packaging (DKMS, .deb, install, sign; tests/pkg/vm-dkms.sh boots guests
+# unless CHECK_SKIP_VM is set).
+run pkg make -s check-pkg
 
 if [ -n "${CHECK_SKIP_VM:-}" ]; then
 	emit "ok - VM suite # SKIP CHECK_SKIP_VM is set"
