@@ -67,6 +67,11 @@ ko: headers-check
 		cmp -s $$f $(BUILD_DIR)/$$f || cp $$f $(BUILD_DIR)/$$f; done
 	$(MAKE) -C $(KDIR) M=$(BUILD_DIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 
+# Userspace unit tests; the work is in tests/unit (its Makefile and run.sh).
+.PHONY: unit
+unit:
+	@$(MAKE) -s -C $(SRC)/tests/unit
+
 # The project's user targets; the work is in scripts/.
 .PHONY: check check-vm demo bench bench-trace
 check:

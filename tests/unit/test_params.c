@@ -92,7 +92,7 @@ static void load_rules(void)
 	tap_ok(logged, "ours every refused load value is logged with the parameter's name");
 	ok = true;
 	for (w = 1; w <= 256; w *= 2) {
-		char v[8];
+		char v[16];
 
 		snprintf(v, sizeof(v), "%d", w);
 		ok &= shim_param_load("ours", "window", v) == 0 && *impl_ours.window == w;

@@ -11,6 +11,14 @@
 
 #include <linux/kernel.h>
 
+/* The kernel's entry header: it puts the fields at offset 8 (alignment). */
+struct trace_entry {
+	unsigned short type;
+	unsigned char flags;
+	unsigned char preempt_count;
+	int pid;
+};
+
 struct shim_trace_sym {
 	unsigned long mask;
 	const char *name;
@@ -34,7 +42,7 @@ const char *shim_trace_symbol(unsigned long val, const struct shim_trace_sym *sy
 			  (const struct shim_trace_sym[]){ syms, { 0, NULL } })
 
 #define DECLARE_EVENT_CLASS(cls, proto, args, tstruct, assign, print)	\
-	struct shim_trace_entry_##cls { char __shim_pad; tstruct };	\
+	struct shim_trace_entry_##cls { struct trace_entry ent; tstruct };	\
 	static inline void __shim_trace_##cls(const char *__shim_ev, proto) \
 	{								\
 		struct shim_trace_entry_##cls __shim_e, *__entry = &__shim_e; \
