@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Churn: 20,000 short cdg connections (connect, send 1,000 bytes, close),
+# then 50 connections that switch congestion control every 50 ms
+# (cdg -> cubic -> cdg ...) while sending through netem.  Every connection
+# succeeds, the Sockets counter counts exactly one init per connection and
+# per switch to cdg, and after all close the slab is back to baseline and
+# the module unloads.  window=256 makes each ring a kmalloc-2k object.
+. "$(dirname "$0")/lib.sh"
+
+[ -f "$CDG_KO" ] || skip_all "no $CDG_KO in the initramfs"
+shorts=${STRESS_SHORT:-20000}	# a multiple of 4
+ulimit -n 65536
+
+cdg_load_ours window=256
+ns_pair
+# The server closes first: TIME_WAIT stays off the client's ports.
+nsx "$NS_S" churn serve 5001 1000 &
+cleanup_add "kill $!"
+nsx "$NS_S" churn serve 5002 &
+cleanup_add "kill $!"
+wait_listen "$NS_S" 5001
+wait_listen "$NS_S" 5002
+
+slab2k() { awk '$1 == "kmalloc-2k" { print $2 }' /proc/slabinfo; }
+ctr() { nsx "$NS_C" awk -v k="$1" '$1 == k { print $2 }' /proc/net/stat/tcp_cdg; }
+base=$(slab2k)
+
+# Four clients at once: both vCPUs busy, half the wall time of one.
+for i in 1 2 3 4; do
+	nsx "$NS_C" churn short "$ADDR_S" 5001 $((shorts / 4)) 1000 cdg > /tmp/short.$i &
+done
+wait
+out=$(cat /tmp/short.[1-4])
+diag "short: $out"
+tap_eq "$shorts short connections, no error" \
+	"$(echo "$out" | awk '{ d += $4; e += $6 } END { print d "/" e }')" "$shorts/0"
+tap_eq "Sockets counter: one init per connection" "$(ctr Sockets)" "$shorts"
+
+netem_bottleneck 10ms 100mbit 1000
+s0=$(ctr Sockets)
+out=$(nsx "$NS_C" churn bulk "$ADDR_S" 5002 50 10 cdg 50) || true
+diag "switch: $out"
+tap_eq "50 switching connections, no error" "$(echo "$out" | awk '{ print $2 "/" $NF }')" "50/0"
+tap_eq "every switching connection made progress" "$(echo "$out" | awk '{ print $4 }')" 50
+to_cc=$(echo "$out" | awk '{ print $12 }')
+if [ "${to_cc:-0}" -ge 1000 ]; then tap_ok "$to_cc switches back to cdg"
+else tap_fail "only ${to_cc:-0} switches back to cdg, want >= 1000"; fi
+tap_eq "Sockets counter: one init per connection and per switch to cdg" \
+	"$(( $(ctr Sockets) - s0 ))" "$((50 + to_cc))"
+
+sleep 3
+after=$(slab2k)
+diag "kmalloc-2k: baseline $base, after $after"
+if [ "$after" -le $((base + 100)) ]; then
+	tap_ok "kmalloc-2k back to baseline ($base -> $after)"
+else
+	tap_fail "kmalloc-2k $after, baseline $base: leaked rings?"
+fi
+tap_cmd "rmmod after the last connection closed" cdg_unload
+tap_end

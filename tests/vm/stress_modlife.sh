@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Module life under traffic: rmmod in a loop while cdg flows run (always
+# "in use", never a crash), runtime parameter writes racing with the
+# traffic (including backoff_factor=0, backoff_beta=0, use_ineff=0, every
+# knob that is not window), unload right after the last connection closes,
+# reload with other parameters, and traffic again.  The harness fails the
+# test on any kernel warning.
+. "$(dirname "$0")/lib.sh"
+
+[ -f "$CDG_KO" ] || skip_all "no $CDG_KO in the initramfs"
+secs=${STRESS_SECS:-15}
+ulimit -n 65536
+
+cdg_load_ours
+ns_pair
+netem_bottleneck 10ms 100mbit 1000
+nsx "$NS_S" churn serve 5001 &
+cleanup_add "kill $!"
+wait_listen "$NS_S" 5001
+
+nsx "$NS_C" churn bulk "$ADDR_S" 5001 20 "$secs" cdg > /tmp/bulk.out &
+client=$!
+sleep 1
+
+# rmmod while busy: every attempt must fail with "in use".
+tries=0 busy=0 gone=0
+writes=0 bad=0
+values=(
+	"backoff_factor 0" "backoff_factor 1000000" "backoff_factor 42"
+	"backoff_beta 0" "backoff_beta 1024" "backoff_beta 724"
+	"use_ineff 0" "use_ineff 255" "use_ineff 5"
+	"hystart_detect 0" "hystart_detect 1" "hystart_detect 2" "hystart_detect 3"
+	"use_shadow N" "use_shadow Y" "use_tolerance Y" "use_tolerance N"
+)
+while kill -0 "$client" 2>/dev/null; do
+	tries=$((tries + 1))
+	if out=$(rmmod tcp_cdg 2>&1); then
+		gone=1
+		break
+	fi
+	[[ $out == *"in use"* ]] && busy=$((busy + 1))
+	for v in "${values[@]}"; do
+		set -- $v
+		if echo "$2" > "$CDG_PARAMS/$1" 2>/dev/null; then
+			writes=$((writes + 1))
+		else
+			bad=$((bad + 1))
+		fi
+	done
+done
+wait "$client" || true
+out=$(cat /tmp/bulk.out)
+diag "bulk: $out"
+diag "rmmod attempts $tries (in use: $busy), parameter writes $writes (refused $bad)"
+tap_eq "rmmod during traffic: never succeeds" "$gone" 0
+if [ "$tries" -ge 10 ] && [ "$busy" -eq "$tries" ]; then
+	tap_ok "rmmod during traffic: $tries attempts, all 'in use'"
+else
+	tap_fail "rmmod during traffic: $tries attempts, $busy said 'in use'"
+fi
+tap_eq "runtime writes racing with traffic: all accepted" "$bad" 0
+tap_eq "traffic survived: 20 connections progressed, no error" \
+	"$(echo "$out" | awk '{ print $4 "/" $NF }')" "20/0"
+
+# Unload right after the last connection is gone.
+for i in $(seq 1 100); do
+	[ "$(ss -N "$NS_C" -Htn state connected | grep -vc TIME-WAIT)" -eq 0 ] && break
+	sleep 0.2
+done
+tap_cmd "unload right after the last connection closed" rmmod tcp_cdg
+
+tap_cmd "reload with window=32 backoff_beta=900 use_tolerance=1" \
+	insmod "$CDG_KO" window=32 backoff_beta=900 use_tolerance=1
+tap_eq "reloaded parameters read back" \
+	"$(cdg_param window)/$(cdg_param backoff_beta)/$(cdg_param use_tolerance)" "32/900/Y"
+out=$(nsx "$NS_C" churn bulk "$ADDR_S" 5001 10 3 cdg) || true
+tap_eq "traffic after reload: 10 connections progressed, no error" \
+	"$(echo "$out" | awk '{ print $4 "/" $NF }')" "10/0"
+for i in $(seq 1 100); do
+	[ "$(ss -N "$NS_C" -Htn state connected | grep -vc TIME-WAIT)" -eq 0 ] && break
+	sleep 0.2
+done
+tap_cmd "final unload" cdg_unload
+tap_end
