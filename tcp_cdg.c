@@ -482,12 +482,19 @@ static bool cdg_backoff(struct sock *sk, u32 grad)
 	struct cdg *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	unsigned int ineff = READ_ONCE(use_ineff);
-	u32 stay = nexp_u32(grad * READ_ONCE(backoff_factor));
+	/*
+	 * In 64 bits and saturated: the in-tree module's u32 product wraps
+	 * (gradient 4295 us at factor 10^6) and then rarely backs off at all.
+	 */
+	u64 x = (u64)grad * READ_ONCE(backoff_factor);
+	u32 stay = nexp_u32(min_t(u64, x, U32_MAX));
 	bool backoff = get_random_u32() > stay;
 	bool suppressed = false;
 
 	if (backoff && ineff) {
-		ca->backoff_cnt++;
+		/* Saturate: a wrapped count would re-arm the backoffs. */
+		if (ca->backoff_cnt < U16_MAX)
+			ca->backoff_cnt++;
 		suppressed = ca->backoff_cnt > ineff;
 	}
 	trace_cdg_backoff(sk, grad, U32_MAX - stay, backoff, suppressed,
