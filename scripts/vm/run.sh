@@ -144,11 +144,39 @@ vm_lock() {
 	fi
 	flock -u "$gate_fd"
 	[ $((SECONDS - t)) -lt 2 ] || echo "# run.sh: waited $((SECONDS - t)) s for the VM lock" >&2
-	if [ "$mode" = -x ]; then
-		echo "# run.sh: exclusive VM; host load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-	fi
+	exclusive=$([ "$mode" = -x ] && echo 1 || echo 0)
 }
+exclusive=0
 vm_lock
+
+# Host CPU time (jiffies) busy and total, from /proc/stat.
+cpu_times() { awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat; }
+# Busy percentage of the host's CPUs over 1 s.
+host_busy() {
+	local b0 t0 b1 t1
+	read -r b0 t0 < <(cpu_times); sleep 1; read -r b1 t1 < <(cpu_times)
+	echo $(( (b1 - b0) * 100 / (t1 - t0 > 0 ? t1 - t0 : 1) ))
+}
+# An exclusive test also waits (up to CDG_VM_IDLE_WAIT s, default 120) for
+# the host to be idle: other checkouts' VMs, compiles and unit tests do not
+# take the VM lock.  Load averages lag by a minute; /proc/stat over 1 s
+# does not.
+if [ "$exclusive" = 1 ]; then
+	idle_wait=${CDG_VM_IDLE_WAIT:-120} t=$SECONDS busy=$(host_busy)
+	while [ "$busy" -gt 25 ] && [ $((SECONDS - t)) -lt "$idle_wait" ]; do
+		[ $((SECONDS - t)) -gt 1 ] ||
+			echo "# run.sh: host CPUs ${busy}% busy: waiting up to ${idle_wait}s for idle" >&2
+		sleep 4
+		busy=$(host_busy)
+	done
+	# The test sees it too (lib.sh: perf_check skips instead of failing).
+	envs+=("CDG_HOST_BUSY=$busy")
+	if [ "$busy" -gt 25 ]; then
+		echo "# run.sh: WARNING: host still ${busy}% busy: throughput figures will be low and noisy" >&2
+	else
+		echo "# run.sh: exclusive VM, host ${busy}% busy at start" >&2
+	fi
+fi
 
 # --- per-run settings: a second cpio appended to the cached initramfs ---------
 tmp=$(mktemp -d "$vmdir/run.XXXXXX")
@@ -266,7 +294,11 @@ panic_line() {
 		sed 's/^\[[ 0-9.]*\] //' | tr -d '\r'
 }
 
+# CPU time of this shell's reaped children (QEMU, through timeout), ticks.
+child_cpu() { sed 's/^.*) //' "/proc/$$/stat" | awk '{ print $14 + $15 }'; }
 t0=$SECONDS
+read -r busy0 total0 < <(cpu_times)
+cpu0=$(child_cpu)
 run_vm
 if [ "$booted" = 0 ]; then
 	why=$(panic_line)
@@ -308,5 +340,13 @@ elif [ -n "$exit_rc" ] && [ "$last_n" = 0 ]; then
 fi
 [ "$seen_fail" = 1 ] && [ "$status" = 0 ] && status=1
 echo "1..$last_n"
+# What the rest of the host took while the guest ran (QEMU's own CPU time is
+# in /proc/stat too: subtract it), so that a slow or noisy figure can be
+# told apart from a slow module.
+read -r busy1 total1 < <(cpu_times)
+qemu_cpu=$(( $(child_cpu) - cpu0 ))
+if [ "$exclusive" = 1 ] && [ "$total1" -gt "$total0" ]; then
+	echo "# run.sh: other processes used $(( (busy1 - busy0 - qemu_cpu) * 100 / (total1 - total0) ))% of the host CPU during the run" >&2
+fi
 echo "# run.sh: $test on $kver ($accel, -smp $smp): $((SECONDS - t0)) s, status $status" >&2
 exit "$status"
