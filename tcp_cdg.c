@@ -71,6 +71,7 @@ static unsigned int hystart_detect __read_mostly = 3;
 static unsigned int use_ineff __read_mostly = 5;
 static bool use_shadow __read_mostly = true;
 static bool use_tolerance __read_mostly;
+static bool pacing __read_mostly;	/* opt-in, beyond the in-tree module */
 
 /*
  * Parameters are checked when they are set, at load and through sysfs.  At
@@ -171,6 +172,8 @@ module_param(use_shadow, bool, 0644);
 MODULE_PARM_DESC(use_shadow, "use shadow window heuristic");
 module_param(use_tolerance, bool, 0644);
 MODULE_PARM_DESC(use_tolerance, "use loss tolerance heuristic");
+module_param(pacing, bool, 0644);
+MODULE_PARM_DESC(pacing, "ask TCP to pace new sockets (opt-in; 0 = as the in-tree module)");
 
 /*
  * Counters, per network namespace, in /proc/net/stat/tcp_cdg: one
@@ -687,6 +690,15 @@ static void cdg_init(struct sock *sk)
 	cdg_count(sk, CDG_MIB_SOCKETS);
 	ca->rtt_seq = tp->snd_nxt;
 	ca->shadow_wnd = tcp_snd_cwnd(tp);
+
+	/*
+	 * Opt-in pacing, as tcp_bbr asks for it: TCP then spreads each
+	 * window over the RTT (tcp_update_pacing_rate(), 1.2 x cwnd / srtt in
+	 * congestion avoidance), and the delay gradient sees the queue the
+	 * flow builds rather than the bursts of its ACK clock.
+	 */
+	if (READ_ONCE(pacing))
+		cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
 }
 
 /* May run more than once per socket, and without init (CVE-2022-49775). */

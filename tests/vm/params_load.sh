@@ -9,14 +9,14 @@
 
 [ -f "$CDG_KO" ] || skip_all "no $CDG_KO in the initramfs"
 
-PARAMS="backoff_beta backoff_factor hystart_detect use_ineff use_shadow use_tolerance window"
+PARAMS="backoff_beta backoff_factor hystart_detect pacing use_ineff use_shadow use_tolerance window"
 declare -A DEFAULT=(
 	[window]=8 [backoff_beta]=724 [backoff_factor]=42 [hystart_detect]=3
-	[use_ineff]=5 [use_shadow]=Y [use_tolerance]=N
+	[use_ineff]=5 [use_shadow]=Y [use_tolerance]=N [pacing]=N
 )
 declare -A MODE=(
 	[window]=444 [backoff_beta]=644 [backoff_factor]=644 [hystart_detect]=644
-	[use_ineff]=644 [use_shadow]=644 [use_tolerance]=644
+	[use_ineff]=644 [use_shadow]=644 [use_tolerance]=644 [pacing]=644
 )
 
 check_params() {	# check_params WHAT NAME=VALUE...: one line per parameter
@@ -48,7 +48,7 @@ done
 tap_match "cdg registered" "$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)" '(^| )cdg( |$)'
 
 # Every parameter away from its default, at once.
-all="window=16 backoff_beta=512 backoff_factor=100 hystart_detect=1 use_ineff=0 use_shadow=0 use_tolerance=1"
+all="window=16 backoff_beta=512 backoff_factor=100 hystart_detect=1 use_ineff=0 use_shadow=0 use_tolerance=1 pacing=1"
 cdg_unload
 # shellcheck disable=SC2086
 if out=$(insmod "$CDG_KO" $all 2>&1); then
@@ -57,7 +57,7 @@ else
 	tap_fail "insmod $all" "$out"
 fi
 check_params "all set" window=16 backoff_beta=512 backoff_factor=100 \
-	hystart_detect=1 use_ineff=0 use_shadow=N use_tolerance=Y
+	hystart_detect=1 use_ineff=0 use_shadow=N use_tolerance=Y pacing=Y
 
 # The edges of the ranges of §2 are accepted, not off by one.
 for edge in window=1 window=256 "window=2 backoff_beta=0" backoff_beta=1024 \

@@ -20,8 +20,15 @@ struct sock_common {
 	struct net *skc_net;
 };
 
+enum sk_pacing {
+	SK_PACING_NONE		= 0,
+	SK_PACING_NEEDED	= 1,
+	SK_PACING_FQ		= 2,
+};
+
 struct sock {
 	struct sock_common __sk_common;
+	u32 sk_pacing_status;	/* enum sk_pacing */
 };
 
 #define sk_family	__sk_common.skc_family
