@@ -9,7 +9,8 @@
 # modprobe would pick for K (depmod prefers it to the in-tree
 # kernel/net/ipv4/tcp_cdg.ko), is signed by DKMS (bookworm's dkms 3.0.10
 # signs every build with /var/lib/dkms/mok.key), and a second install is a
-# no-op.  Then removal kernel by kernel: the module goes, modprobe falls
+# no-op.  Changed sources under the same version are rebuilt for every
+# kernel by one dkms-install.  Then removal kernel by kernel: the module goes, modprobe falls
 # back to the in-tree one, and after the last kernel the DKMS tree and
 # /usr/src/tcp-cdg-VERSION are gone.
 . "$(dirname "$0")/lib.sh"
@@ -55,6 +56,19 @@ for f in tcp_cdg.c Kbuild dkms.conf include/tcp_cdg_compat.h include/tcp_cdg_tra
 	cmp -s "$top/$f" "$srcdir/$f" || differ="$differ $f"
 done
 t_eq "sources in $srcdir are the tree's" "$differ" ""
+
+# Same version, changed sources: one dkms-install must rebuild for every
+# kernel that had the module, not keep DKMS's cached builds.
+echo 'MODULE_INFO(pkgtest, "rebuilt");' >>"$TREE/tcp_cdg.c"
+first=$(echo "$KERNELS" | head -n 1)
+t_cmd "changed sources: make dkms-install KVER=$first" tmake dkms-install KVER="$first"
+t_cmd "changed sources: $srcdir updated" cmp "$TREE/tcp_cdg.c" "$srcdir/tcp_cdg.c"
+stale=
+for k in $KERNELS; do
+	f=$(module_path "$k" updates/dkms)
+	[ "$(modinfo -F pkgtest "$f" 2>/dev/null)" = rebuilt ] || stale="$stale $k"
+done
+t_eq "changed sources: rebuilt for every kernel that had it" "$stale" ""
 
 for k in $KERNELS; do
 	t_cmd "make dkms-remove KVER=$k" tmake dkms-remove KVER="$k"

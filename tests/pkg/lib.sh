@@ -87,8 +87,11 @@ kernels() {
 	ls -d /lib/modules/*/build/Makefile 2>/dev/null |
 		sed 's|/lib/modules/\([^/]*\)/build/Makefile|\1|' | sort -V
 }
-require_kernels() {
+require_kernels() {	# PKG_KERNELS="K ..." narrows the list (debugging)
 	KERNELS=$(kernels)
+	if [ -n "${PKG_KERNELS:-}" ]; then
+		KERNELS=$(printf '%s\n' $KERNELS | grep -Fx -f <(printf '%s\n' $PKG_KERNELS) || true)
+	fi
 	[ -n "$KERNELS" ] || skip_all "no kernel headers under /lib/modules/*/build"
 }
 
@@ -154,7 +157,8 @@ pkg_cleanup() {
 		rm -rf "/var/lib/dkms/$PKG_NAME"
 	fi
 	rm -rf /usr/src/"$PKG_NAME"-*
-	for k in $(ls /lib/modules); do
+	for k in /lib/modules/*/; do
+		k=$(basename "$k")
 		dirty=
 		for f in /lib/modules/"$k"/updates/tcp_cdg.ko* /lib/modules/"$k"/updates/dkms/tcp_cdg.ko*; do
 			[ -e "$f" ] && { rm -f "$f"; dirty=1; }
@@ -165,7 +169,7 @@ pkg_cleanup() {
 	[ -n "$_mok_before" ] || rm -f /var/lib/dkms/mok.key /var/lib/dkms/mok.pub
 }
 
-_err_line= _err_cmd=
+_err_line='' _err_cmd=''
 trap '_err_line=$LINENO _err_cmd=$BASH_COMMAND' ERR
 _exit() {
 	local rc=$?

@@ -3,7 +3,7 @@
 #
 # The DKMS-installed module inside a guest, per kernel that has headers and
 # a /boot/vmlinuz: `make dkms-install KVER=K` here, then one boot of K
-# (scripts/vm/run.sh, as is) running tests/vm/pkg_dkms.sh with this
+# (scripts/vm/run.sh, as is) running tests/vm/guest/pkg_dkms.sh with this
 # kernel's updates/ tree, the example modprobe.d/sysctl.d files and a
 # `make sign` build shared on /out/pkg; then `make dkms-remove KVER=K`.
 # The guest's results are reported here as "K: guest: ..." lines.
@@ -48,7 +48,7 @@ for k in $KERNELS; do
 	# Re-report the guest's lines under this test's numbering.
 	start=$SECONDS
 	rc=0
-	"$top/scripts/vm/run.sh" --kver "$k" --out "$out" --timeout 240 pkg_dkms \
+	"$top/scripts/vm/run.sh" --kver "$k" --out "$out" --timeout 240 guest/pkg_dkms \
 		>"$_tmp/vm.tap" 2>"$_tmp/vm.err" || rc=$?
 	booted=$((booted + 1))
 	while IFS= read -r line; do
@@ -67,6 +67,13 @@ for k in $KERNELS; do
 	done <"$_tmp/vm.tap"
 	grep -q '^ok .*pkg_dkms: .*version' "$_tmp/vm.tap" ||
 		t_fail "$k: guest ran the checks (run.sh status $rc)" "$(tail -n 15 "$_tmp/vm.err")"
+	# A harness failure after the checks (kernel warning, lost exit status)
+	# comes as a "not ok" line, reported above; any other non-zero status
+	# is a failure too.
+	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$_tmp/vm.tap"; then
+		t_fail "$k: run.sh exited $rc" "$(tail -n 15 "$_tmp/vm.err")"
+	fi
+	grep '^# run.sh' "$_tmp/vm.err" >&2 || true
 	diag "$k: guest run took $((SECONDS - start)) s (run.sh status $rc)"
 
 	t_cmd "$k: make dkms-remove" tmake dkms-remove KVER="$k"
