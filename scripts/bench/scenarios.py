@@ -1,0 +1,162 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The benchmark's scenarios and the run list (plan) the guest runner reads.
+
+A run is one line of key=value words for tests/vm/guest/bench.sh:
+
+  id      unique name, also the directory /out/runs/ID
+  scen    scenario (s1..s6, demo); label: the variant's name (cdg,
+          cdg-intree, cubic, ...); rep: repetition number
+  module  ours | intree | any: the tcp_cdg that must be loaded (any: none
+          of this run's flows uses cdg, leave whatever is loaded)
+  load    load-time parameters of ours (window=16), comma-separated
+  params  run-time parameters of ours, written to /sys/module/tcp_cdg/
+          parameters/ on top of the defaults before the run
+  rate    bottleneck rate, Mbit/s; buf: bottleneck queue, packets
+  loss    random (non-congestion) loss on the data path, percent
+  rtt1, rtt2  base RTT of sender 1 and sender 2, ms
+  dur     seconds of the run; every bulk flow ends at dur
+  flows   bulk flows, comma-separated CC@SENDER+START (start in s)
+  short   short transfers during the run, SIZExCOUNT comma-separated
+  trace   1: record the tcp_cdg tracepoints
+"""
+
+MSS = 1448            # payload of a full segment (with TCP timestamps)
+FRAME = 1514          # its Ethernet frame: what netem's rate and limit count
+RATE = 100            # Mbit/s, every scenario
+
+# label -> (kernel name, module, load params, run-time params)
+VARIANTS = {
+    'cdg':        ('cdg', 'ours', '', ''),
+    'cdg-intree': ('cdg', 'intree', '', ''),
+    'cubic':      ('cubic', 'any', '', ''),
+    'reno':       ('reno', 'any', '', ''),
+    'vegas':      ('vegas', 'any', '', ''),
+    'bbr':        ('bbr', 'any', '', ''),
+    'cdg-tol':    ('cdg', 'ours', '', 'use_tolerance=1'),
+    'cdg-scav':   ('cdg', 'ours', '', 'use_ineff=0,use_shadow=0'),
+    'cdg-w16':    ('cdg', 'ours', 'window=16', ''),
+}
+CCS = ['cdg', 'cdg-intree', 'cubic', 'reno', 'vegas', 'bbr']
+
+DESCRIPTION = {
+    's1': 'single bulk flow',
+    's2': 'four flows of the same CC',
+    's3': 'coexistence with one cubic flow',
+    's4': 'non-congestion (random) loss',
+    's5': 'RTT unfairness: 10 ms and 80 ms flows',
+    's6': 'short transfers during a bulk flow',
+    'demo': 'demo: one bulk flow',
+}
+
+
+def bdp_packets(rtt_ms, rate=RATE):
+    """Bandwidth-delay product in full-size frames."""
+    return round(rate * 1e6 * rtt_ms / 1e3 / 8 / FRAME)
+
+
+def max_goodput(rate=RATE):
+    """TCP payload rate of a saturated link, Mbit/s."""
+    return rate * MSS / FRAME
+
+
+# Sizes: durations (s) per scenario, repetitions, which configurations.
+SETS = {
+    'default': dict(reps=3, s1_rtts=(20, 80), s1_bufs=(1, 8), dur_s1={20: 5, 80: 8},
+                    dur=dict(s2=8, s3=10, s4=6, s5=10, s6=8),
+                    losses=(0.1, 1), s1_extra=['cdg-w16'],
+                    short='100000x6,1000000x2'),
+    'quick': dict(reps=1, s1_rtts=(20,), s1_bufs=(1, 8), dur_s1={20: 4},
+                  dur=dict(s2=5, s3=6, s4=4, s5=6, s6=6),
+                  losses=(1,), s1_extra=[], short='100000x4,1000000x1'),
+}
+
+
+def configs(size):
+    """Yield (scen, conf, variants, settings) for one repetition."""
+    s = SETS[size]
+    deep = 8 * bdp_packets(20)
+    for rtt in s['s1_rtts']:
+        for b in s['s1_bufs']:
+            yield ('s1', 'rtt%d-buf%d' % (rtt, b), CCS + s['s1_extra'],
+                   dict(rtt1=rtt, rtt2=rtt, buf=b * bdp_packets(rtt),
+                        dur=s['dur_s1'][rtt], n=1))
+    yield ('s2', 'rtt20-buf8', CCS,
+           dict(rtt1=20, rtt2=20, buf=deep, dur=s['dur']['s2'], n=4))
+    yield ('s3', 'rtt20-buf8', CCS + ['cdg-scav'],
+           dict(rtt1=20, rtt2=20, buf=deep, dur=s['dur']['s3'], vs='cubic'))
+    for loss in s['losses']:
+        yield ('s4', 'loss%g' % loss, CCS + ['cdg-tol'],
+               dict(rtt1=20, rtt2=20, buf=deep, dur=s['dur']['s4'], n=1,
+                    loss=loss))
+    yield ('s5', 'rtt10+80-buf8', CCS,
+           dict(rtt1=10, rtt2=80, buf=deep, dur=s['dur']['s5'], rttfair=1))
+    yield ('s6', 'rtt20-buf8', CCS,
+           dict(rtt1=20, rtt2=20, buf=deep, dur=s['dur']['s6'], n=1,
+                short=s['short']))
+
+
+def flows_of(cc, st):
+    if 'vs' in st:
+        return '%s@1+0,%s@1+0' % (cc, st['vs'])
+    if 'rttfair' in st:
+        return '%s@1+0,%s@2+0' % (cc, cc)
+    return ','.join(['%s@1+0' % cc] * st['n'])
+
+
+def run_line(scen, conf, label, rep, st, trace=0):
+    cc, module, load, params = VARIANTS[label]
+    kv = [('id', '%s-%s-%s-r%d' % (scen, conf, label, rep)),
+          ('scen', scen), ('conf', conf), ('label', label), ('rep', rep),
+          ('module', module), ('load', load or '-'),
+          ('params', params or '-'), ('rate', RATE), ('buf', st['buf']),
+          ('loss', st.get('loss', 0)), ('rtt1', st['rtt1']),
+          ('rtt2', st['rtt2']), ('dur', st['dur']),
+          ('flows', flows_of(cc, st)), ('short', st.get('short', '-')),
+          ('trace', trace)]
+    return 'run ' + ' '.join('%s=%s' % p for p in kv)
+
+
+def group(label):
+    """Runs of one module go together: ours by load parameters, then the
+    in-tree module, then the CCs that need neither (no swap)."""
+    _, module, load, _ = VARIANTS[label]
+    return {'ours': 0 if not load else 1, 'intree': 2, 'any': 3}[module], load
+
+
+def plan(size):
+    """The run list: repetitions outermost (so that slow drift of the
+    machine spreads over every CC), grouped by module inside each."""
+    lines = []
+    for rep in range(1, SETS[size]['reps'] + 1):
+        runs = [(group(label), scen, conf, label, st)
+                for scen, conf, variants, st in configs(size)
+                for label in variants]
+        runs.sort(key=lambda r: r[0])       # stable: scenario order kept
+        lines += [run_line(scen, conf, label, rep, st)
+                  for _, scen, conf, label, st in runs]
+    return lines
+
+
+def demo_plan(dur=8):
+    st = dict(rtt1=20, rtt2=20, buf=8 * bdp_packets(20), dur=dur, n=1)
+    return [run_line('demo', 'rtt20-buf8', 'cubic', 1, st),
+            run_line('demo', 'rtt20-buf8', 'cdg', 1, st, trace=1),
+            run_line('demo', 'rtt20-buf8', 'cdg-intree', 1, st)]
+
+
+def parse_line(line):
+    """A plan line back into a dict."""
+    return dict(w.split('=', 1) for w in line.split()[1:])
+
+
+if __name__ == '__main__':
+    # scenarios.py default|quick|demo: print the run list.
+    import sys
+    which = sys.argv[1] if len(sys.argv) > 1 else 'default'
+    if which == 'demo':
+        lines = demo_plan()
+    elif which in SETS:
+        lines = plan(which)
+    else:
+        sys.exit('scenarios.py: unknown set %s (default, quick, demo)' % which)
+    print('\n'.join(lines))
