@@ -140,7 +140,9 @@ vm_lock() {
 	flock -x "$gate_fd"
 	if ! flock -n "$mode" "$lock_fd"; then
 		echo "# run.sh: waiting for other VMs on this machine ($([ "$mode" = -x ] && echo exclusive || echo shared))" >&2
-		flock "$mode" "$lock_fd"
+		# Bounded, so that a stuck holder cannot hang us forever.
+		flock -w "${CDG_VM_LOCK_WAIT:-1800}" "$mode" "$lock_fd" ||
+			echo "# run.sh: WARNING: no VM lock after ${CDG_VM_LOCK_WAIT:-1800}s: running anyway" >&2
 	fi
 	flock -u "$gate_fd"
 	[ $((SECONDS - t)) -lt 2 ] || echo "# run.sh: waited $((SECONDS - t)) s for the VM lock" >&2
@@ -333,7 +335,8 @@ if [ "${#bad[@]}" -gt 0 ]; then
 	report "kernel log during the test: ${bad[0]}"
 fi
 if [ -n "$exit_rc" ] && [ "$exit_rc" != 0 ]; then
-	[ "$seen_fail" = 1 ] || report "exited with status $exit_rc without a failed check"
+	[ "$seen_fail" = 1 ] || [ "${#errors[@]}" -gt 0 ] ||
+		report "exited with status $exit_rc without a failed check"
 	status=$exit_rc
 elif [ -n "$exit_rc" ] && [ "$last_n" = 0 ]; then
 	report "no results"

@@ -92,7 +92,13 @@ _lib_exit() {
 	trap - ERR
 	set +e
 	if [ "$_tap_ended" -eq 0 ]; then
-		tap_fail "aborted (status $rc) at line ${_lib_err_line:-?}: ${_lib_err_cmd:-?}"
+		if [ -n "$_lib_signal" ]; then
+			tap_fail "killed by SIG$_lib_signal (the guest's timeout?)"
+		elif [ -n "$_lib_err_line" ]; then
+			tap_fail "aborted (status $rc) at line $_lib_err_line: $_lib_err_cmd"
+		else
+			tap_fail "exited (status $rc) before tap_end"
+		fi
 		rc=1
 	fi
 	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do
@@ -101,6 +107,9 @@ _lib_exit() {
 	exit "$rc"
 }
 trap _lib_exit EXIT
+_lib_signal=
+trap '_lib_signal=TERM; exit 143' TERM
+trap '_lib_signal=INT; exit 130' INT
 
 # --- prerequisites -------------------------------------------------------------
 require_cmd() {
