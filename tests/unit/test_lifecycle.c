@@ -113,6 +113,19 @@ static void test_clone(void)
 	t_close(&parent);
 	tap_ok(shim_mem.live == live0 && shim_mem.bad_frees == 0,
 	       "%s releasing the parent frees its ring: no leak, no double free", impl->name);
+
+	/* The same when the child's own allocation fails: it must run ringless. */
+	t_open(&parent, impl, 20, 1);
+	t_view(&parent, &pv);
+	memcpy(&child, &parent, sizeof(child));
+	shim_mem_fail(1);
+	shim_cc_init(tsk(&child), impl->ops);
+	t_view(&child, &cv);
+	t_close(&child);
+	tap_ok(!cv.gradients && shim_mem_is_live(pv.gradients) && shim_mem.bad_frees == 0,
+	       "%s cloned child whose ring allocation fails: no ring, the parent's untouched",
+	       impl->name);
+	t_close(&parent);
 }
 
 static void test_switch(void)
