@@ -126,6 +126,20 @@ static void test_clone(void)
 	       "%s cloned child whose ring allocation fails: no ring, the parent's untouched",
 	       impl->name);
 	t_close(&parent);
+
+	/* Spec 12: init clears the pointer before allocating, even with window=1. */
+	t_open(&parent, impl, 20, 1);
+	t_view(&parent, &pv);
+	memcpy(&child, &parent, sizeof(child));
+	shim_param_load(impl->name, "window", "1");
+	shim_cc_init(tsk(&child), impl->ops);
+	t_view(&child, &cv);
+	t_close(&child);
+	shim_param_load(impl->name, "window", "8");
+	tap_ok(!cv.gradients && shim_mem_is_live(pv.gradients) && shim_mem.bad_frees == 0,
+	       "%s init clears a copied ring pointer also when it allocates none (window=1)",
+	       impl->name);
+	t_close(&parent);
 }
 
 static void test_switch(void)

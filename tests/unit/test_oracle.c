@@ -208,6 +208,18 @@ int main(void)
 	long failed, steps;
 	int i;
 
+	{
+		static const struct model_phase bad[] = {
+			{ .name = "no-rate", .duration_ms = 10, .rtt_from_us = 1,
+			  .rtt_to_us = 1, .buffer_pkts = 1 },
+		};
+		static const struct model_trace badt = { "bad", 1, false, bad, 1 };
+		struct model m;
+
+		tap_ok(model_init(&m, &badt, impl_ours.ops, &init_net) == -EINVAL &&
+		       model_check(NULL) == -EINVAL,
+		       "model: a bad trace is refused with a message, not run");
+	}
 	if (!impl_oracle.available) {
 		tap_skip("linux-source-6.1 not installed", "oracle differential test");
 		return tap_done();

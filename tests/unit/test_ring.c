@@ -245,6 +245,99 @@ static void test_tolerance(void)
 	}
 }
 
+/* Spec 4: RTT sampling and the delayed-ACK filter. */
+static void test_sampling(void)
+{
+	struct tsock s;
+	struct cdg_view v;
+	bool ok;
+	int i;
+
+	params("8", "0", "0", "0");
+	t_open(&s, impl, 10, 1);
+	t_sample(&s, 1, 5000);		/* delack 0: used normally */
+	t_sample(&s, 1, 0);		/* no sample */
+	t_sample(&s, 1, -1);
+	t_view(&s, &v);
+	tap_ok(v.rtt_min == 5000 && v.rtt_max == 5000 && v.delack == 0,
+	       "%s a 1-segment ACK with delack 0 is a normal sample; rtt <= 0 is ignored",
+	       impl->name);
+	for (i = 0; i < 7; i++)
+		t_sample(&s, 2, 6000);
+	t_view(&s, &v);
+	tap_ok(v.delack == 5 && v.rtt_max == 6000,
+	       "%s multi-segment ACKs count delack up to 5 (%u) and are used", impl->name,
+	       v.delack);
+	ok = true;
+	for (i = 0; i < 5; i++) {
+		t_sample(&s, 1, 9000 - 1000 * i);	/* 9000 .. 5000: no max */
+		t_view(&s, &v);
+		ok &= v.rtt_max == 6000 && v.delack == 4 - i && v.rtt_min == 5000;
+	}
+	t_sample(&s, 1, 4000 - 1);
+	t_view(&s, &v);
+	tap_ok(ok, "%s 5 single-segment ACKs are filtered: never the max, delack counts down",
+	       impl->name);
+	tap_ok(v.rtt_min == 3999 && v.rtt_max == 6000 && v.delack == 0,
+	       "%s the 6th is used normally again", impl->name);
+	t_sample(&s, 2, 7000);
+	t_sample(&s, 1, 4500);
+	t_view(&s, &v);
+	tap_ok(v.rtt_min == 3999 && v.rtt_max == 7000,
+	       "%s a filtered ACK may only lower the minimum", impl->name);
+	t_sample(&s, 1, 3000);
+	t_view(&s, &v);
+	tap_ok(v.rtt_min == 3000, "%s ... which it does (3000)", impl->name);
+	t_close(&s);
+
+	t_open(&s, impl, 10, 1);
+	t_sample(&s, 2, 6000);
+	t_round(&s, 6000, 6000);	/* a new round: rtt cleared */
+	t_sample(&s, 2, 6000);
+	t_view(&s, &v);
+	v.rtt_min = v.rtt_max = 0;
+	v.delack = 2;
+	impl->set(tsk(&s), &v);
+	t_sample(&s, 1, 4000);
+	t_view(&s, &v);
+	tap_ok(v.rtt_min == 0 && v.rtt_max == 0,
+	       "%s a filtered ACK does not create a minimum where there is none", impl->name);
+	s.tp.sacked_out = 3;
+	t_sample(&s, 1, 8000);
+	t_view(&s, &v);
+	tap_ok(v.rtt_min == 8000 && v.rtt_max == 8000 && v.delack == 1,
+	       "%s with SACKed data the filter is off", impl->name);
+	t_close(&s);
+}
+
+/* Ours' tracepoints carry the round's values (the oracle has none). */
+static void test_trace(void)
+{
+	struct tsock s;
+	const char *r, *b;
+
+	params("8", "1000", "0", "0");
+	shim_trace_clear();
+	shim_trace_enable(true);
+	t_open(&s, impl, 10, 1);
+	s.tp.inet_conn.icsk_inet.sk.sk_family = AF_INET6;
+	s.tp.inet_conn.icsk_inet.sk.sk_v6_daddr.s6_addr[15] = 2;
+	s.rng.forced = true;
+	s.rng.forced_val = U32_MAX;
+	t_round(&s, 10000, 12000);
+	t_round(&s, 10100, 12345);
+	shim_trace_enable(false);
+	r = shim_trace_last("cdg_round");
+	b = shim_trace_last("cdg_backoff");
+	tap_ok(r && strstr(r, "src=[::]:0 dest=[::2]:0 rtt_min=10100 rtt_max=12345 "
+			   "gsum_min=100 gsum_max=345 grad=800 state=unknown cwnd=10"),
+	       "ours cdg_round tracepoint: %s", r ? r : "(none)");
+	tap_ok(b && strstr(b, "grad=800") && strstr(b, "backoff=1 suppressed=0") &&
+	       shim_trace_count("cdg_backoff") == 1 && shim_trace_count("cdg_loss") == 1,
+	       "ours cdg_backoff and cdg_loss tracepoints: %s", b ? b : "(none)");
+	t_close(&s);
+}
+
 int main(void)
 {
 	int i;
@@ -256,6 +349,9 @@ int main(void)
 			tap_skip("linux-source-6.1 not installed", "oracle gradient ring tests");
 			continue;
 		}
+		if (impl == &impl_ours)
+			test_trace();
+		test_sampling();
 		test_sums();
 		test_window256();
 		test_extrapolation();
