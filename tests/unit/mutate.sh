@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 work=$top/build/unit-mutants
 mkdir -p "$work"
-tests=$(sed -n 's/^TESTS\t:= //p' "$here/Makefile")
+tests=$(make -s -C "$here" print-tests)
 
 # name|sed expression (each must change the source)
 mutants='nexp-table|s/65518, 65501,/65519, 65501,/

@@ -13,8 +13,7 @@ top=$(cd "$here/../.." && pwd)
 b=$top/build/unit
 logs=$b/logs
 mkdir -p "$logs"
-tests=$(sed -n 's/^TESTS\t:= //p; /^TESTS/,/[^\\]$/{/^\t/p}' "$here/Makefile" |
-	tr -d '\\' | tr -s ' \t' '\n' | grep '^test_')
+tests=$(make -s -C "$here" print-tests)
 n=0
 fail=0
 

@@ -368,22 +368,19 @@ static void test_hystart(void)
 	params(&(struct t_params){ 0 });
 }
 
+static void run_impl(const struct cdg_impl *which)
+{
+	impl = which;
+	test_ssthresh();
+	test_undo();
+	test_shadow();
+	test_hystart();
+}
+
 int main(void)
 {
-	int i;
-
 	t_modules_load();
-	for (i = 0; i < 2; i++) {
-		impl = impls[i];
-		if (!impl->available) {
-			tap_skip("linux-source-6.1 not installed", "oracle window tests");
-			continue;
-		}
-		test_ssthresh();
-		test_undo();
-		test_shadow();
-		test_hystart();
-	}
+	t_each_impl("window tests", run_impl);
 	tap_ok(shim_mem.live == 1 && shim_mem.bad_frees == 0 && shim_warnings == 0,
 	       "window tests: no leak, no bad kfree, no WARN");
 	t_modules_unload();

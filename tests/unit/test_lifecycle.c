@@ -232,23 +232,20 @@ static void test_module(void)
 	       "ours a namespace going away frees its counters and proc file");
 }
 
+static void run_impl(const struct cdg_impl *which)
+{
+	impl = which;
+	test_restart_release();
+	test_no_init();
+	test_clone();
+	test_switch();
+	test_nomem();
+}
+
 int main(void)
 {
-	int i;
-
 	t_modules_load();
-	for (i = 0; i < 2; i++) {
-		impl = impls[i];
-		if (!impl->available) {
-			tap_skip("linux-source-6.1 not installed", "oracle lifecycle tests");
-			continue;
-		}
-		test_restart_release();
-		test_no_init();
-		test_clone();
-		test_switch();
-		test_nomem();
-	}
+	t_each_impl("lifecycle tests", run_impl);
 	test_module();
 	t_modules_unload();
 	tap_ok(shim_mem.live == 0 && shim_mem.bad_frees == 0 && shim_warnings == 0,

@@ -338,27 +338,24 @@ static void test_trace(void)
 	t_close(&s);
 }
 
+static void run_impl(const struct cdg_impl *which)
+{
+	impl = which;
+	if (impl == &impl_ours)
+		test_trace();
+	test_sampling();
+	test_sums();
+	test_window256();
+	test_extrapolation();
+	test_effective();
+	test_tolerance();
+	params("8", "42", "0", "5");
+}
+
 int main(void)
 {
-	int i;
-
 	t_modules_load();
-	for (i = 0; i < 2; i++) {
-		impl = impls[i];
-		if (!impl->available) {
-			tap_skip("linux-source-6.1 not installed", "oracle gradient ring tests");
-			continue;
-		}
-		if (impl == &impl_ours)
-			test_trace();
-		test_sampling();
-		test_sums();
-		test_window256();
-		test_extrapolation();
-		test_effective();
-		test_tolerance();
-		params("8", "42", "0", "5");
-	}
+	t_each_impl("gradient ring tests", run_impl);
 	tap_ok(shim_mem.bad_frees == 0 && shim_warnings == 0 && shim_mem.live == 1,
 	       "ring tests: no bad kfree, no WARN, no leak (%ld live)", shim_mem.live);
 	t_modules_unload();

@@ -7,6 +7,18 @@
 
 const struct cdg_impl *const impls[2] = { &impl_ours, &impl_oracle };
 
+void t_each_impl(const char *what, void (*fn)(const struct cdg_impl *impl))
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (impls[i]->available)
+			fn(impls[i]);
+		else
+			tap_skip("linux-source-6.1 not installed", "oracle %s", what);
+	}
+}
+
 void t_modules_load(void)
 {
 	int i;

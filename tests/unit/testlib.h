@@ -26,6 +26,13 @@ static inline struct sock *tsk(struct tsock *s)
 /* The implementations the tests run on: ours, and the oracle if built. */
 extern const struct cdg_impl *const impls[2];
 
+/*
+ * Runs fn(impl) for ours, then for the oracle, or prints the oracle's
+ * "# SKIP linux-source-6.1 not installed" line for `what` when it is not
+ * built.
+ */
+void t_each_impl(const char *what, void (*fn)(const struct cdg_impl *impl));
+
 /* Loads both modules (ours first: the oracle ignores its -EEXIST). */
 void t_modules_load(void);
 void t_modules_unload(void);
