@@ -699,8 +699,13 @@ static void tcp_ack(struct model *m, const struct model_ev *a)
 	if (tcp_in_cwnd_reduction(sk)) {
 		tcp_cwnd_reduction(m, tp->delivered - prior_delivered, newly_lost, flag);
 	} else if (flag & F_DATA_ACKED) {
+		u8 before = inet_csk(sk)->icsk_ca_state;
+
 		m->ops->cong_avoid(sk, tp->snd_una, tp->delivered - prior_delivered);
 		tp->snd_cwnd_stamp = now32(m);
+		/* Without ECN, only the CC itself enters CWR (a delay backoff). */
+		if (before != TCP_CA_CWR && inet_csk(sk)->icsk_ca_state == TCP_CA_CWR)
+			m->cwrs++;
 	}
 	m->acks++;
 	tcp_xmit(m);

@@ -79,7 +79,7 @@ struct model {
 	struct model_ev *heap;
 	size_t nheap, heap_cap;
 	u64 evseq;
-	/* counts */
+	/* counts (cwrs: CWR entered from cong_avoid, i.e. delay backoffs) */
 	u64 acks, events, restarts, rtos, recoveries, undos, cwrs;
 };
 

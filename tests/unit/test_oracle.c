@@ -24,7 +24,7 @@
 
 struct totals {
 	long traces, steps, failed;
-	u64 recoveries, undos, rtos, restarts, draws;
+	u64 recoveries, undos, rtos, restarts, draws, cwrs;
 	bool reported;		/* the first divergence was printed */
 };
 
@@ -111,6 +111,7 @@ static bool run_pair(const struct model_trace *t, const char *cfg, bool nomem,
 	tot->rtos += a.rtos;
 	tot->restarts += a.restarts;
 	tot->draws += a.ca_rng.draws;
+	tot->cwrs += a.cwrs;
 
 	if (ok && (na->mib[LINUX_MIB_TCPHYSTARTTRAINDETECT] != nb->mib[LINUX_MIB_TCPHYSTARTTRAINDETECT] ||
 		   na->mib[LINUX_MIB_TCPHYSTARTTRAINCWND] != nb->mib[LINUX_MIB_TCPHYSTARTTRAINCWND] ||
@@ -125,12 +126,19 @@ static bool run_pair(const struct model_trace *t, const char *cfg, bool nomem,
 	if (a_train != (long)na->mib[LINUX_MIB_TCPHYSTARTTRAINDETECT] ||
 	    a_delay != (long)na->mib[LINUX_MIB_TCPHYSTARTDELAYDETECT] ||
 	    proc_value(na, "Sockets") != 1 ||
-	    proc_value(na, "RingAllocFail") != (nomem && *impl_ours.window > 1)) {
+	    proc_value(na, "RingAllocFail") != (nomem && *impl_ours.window > 1) ||
+	    /* every CWR entry is a backoff; some backoffs happen in Loss (no CWR) */
+	    proc_value(na, "Backoffs") < (long)a.cwrs ||
+	    proc_value(na, "Backoffs") + proc_value(na, "BackoffsIneffectual") >
+	    (long)a.ca_rng.draws || proc_value(na, "Rounds") < (long)a.ca_rng.draws) {
 		tap_diag("trace %s, %s: /proc/net/stat/tcp_cdg disagrees: train %ld/%lu "
-			 "delay %ld/%lu sockets %ld ringfail %ld", t->name, cfg,
+			 "delay %ld/%lu sockets %ld ringfail %ld backoffs %ld (%llu CWR, %llu draws)",
+			 t->name, cfg,
 			 a_train, na->mib[LINUX_MIB_TCPHYSTARTTRAINDETECT], a_delay,
 			 na->mib[LINUX_MIB_TCPHYSTARTDELAYDETECT],
-			 proc_value(na, "Sockets"), proc_value(na, "RingAllocFail"));
+			 proc_value(na, "Sockets"), proc_value(na, "RingAllocFail"),
+			 proc_value(na, "Backoffs"), (unsigned long long)a.cwrs,
+			 (unsigned long long)a.ca_rng.draws);
 		ok = false;
 	}
 	model_free(&a);
@@ -284,11 +292,13 @@ int main(void)
 	tap_diag("oracle diff total: %ld trace runs, %ld steps (ACKs, RTOs, restarts) "
 		 "compared, %ld runs diverged", tot.traces, tot.steps, tot.failed);
 	tap_diag("the traces reached: %llu recoveries, %llu undos, %llu RTOs, %llu idle "
-		 "restarts, %llu random draws", (unsigned long long)tot.recoveries,
+		 "restarts, %llu random draws, %llu backoffs into CWR",
+		 (unsigned long long)tot.recoveries,
 		 (unsigned long long)tot.undos, (unsigned long long)tot.rtos,
-		 (unsigned long long)tot.restarts, (unsigned long long)tot.draws);
-	tap_ok(tot.recoveries && tot.undos && tot.rtos && tot.restarts && tot.draws,
-	       "the traces reach recovery, undo, RTO, idle restart and backoff draws");
+		 (unsigned long long)tot.restarts, (unsigned long long)tot.draws,
+		 (unsigned long long)tot.cwrs);
+	tap_ok(tot.recoveries && tot.undos && tot.rtos && tot.restarts && tot.draws && tot.cwrs,
+	       "the traces reach recovery, undo, RTO, idle restart, backoff draws and CWR");
 	tap_ok(shim_mem.live == 1 && shim_mem.bad_frees == 0 && shim_warnings == 0,
 	       "oracle diff: no leak (%ld live: our init_net counters), "
 	       "no bad kfree, no WARN", shim_mem.live);
