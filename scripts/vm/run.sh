@@ -342,7 +342,9 @@ elif [ -n "$exit_rc" ] && [ "$last_n" = 0 ]; then
 	report "no results"
 fi
 [ "$seen_fail" = 1 ] && [ "$status" = 0 ] && status=1
-echo "1..$last_n"
+# Not a TAP plan: suite.sh concatenates many tests, and its stdout holds
+# only result lines and comments.
+echo "# $test: $last_n results"
 # What the rest of the host took while the guest ran (QEMU's own CPU time is
 # in /proc/stat too: subtract it), so that a slow or noisy figure can be
 # told apart from a slow module.

@@ -91,6 +91,8 @@ use_ineff	abc
 use_shadow	abc
 use_tolerance	2x
 EOT
+# pacing, ours beyond the spec (a bool), if this build has it.
+[ -e "$CDG_PARAMS/pacing" ] && write_param pacing abc "ERR EINVAL"
 
 # Good writes still work (so the rejections above are about the values),
 # and the boundaries are allowed at run time too.
