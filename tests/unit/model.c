@@ -366,19 +366,6 @@ static bool any_retrans_done(const struct model *m)
 	       (m->una < m->nxt && (m->segs[m->una].flags & SEG_RETRANS));
 }
 
-static void tcp_init_cwnd_reduction(struct model *m)
-{
-	struct tcp_sock *tp = &m->tp;
-
-	tp->high_seq = tp->snd_nxt;
-	tp->tlp_high_seq = 0;
-	tp->snd_cwnd_cnt = 0;
-	tp->prior_cwnd = tcp_snd_cwnd(tp);
-	tp->prr_delivered = 0;
-	tp->prr_out = 0;
-	tp->snd_ssthresh = m->ops->ssthresh(SK(m));
-}
-
 static void tcp_end_cwnd_reduction(struct model *m)
 {
 	struct tcp_sock *tp = &m->tp;
@@ -474,7 +461,7 @@ static void tcp_enter_recovery(struct model *m)
 	tcp_init_undo(tp);
 	if (!tcp_in_cwnd_reduction(SK(m))) {
 		tp->prior_ssthresh = tcp_current_ssthresh(SK(m));
-		tcp_init_cwnd_reduction(m);
+		tcp_init_cwnd_reduction(SK(m));
 	}
 	tcp_set_ca_state(SK(m), TCP_CA_Recovery);
 }

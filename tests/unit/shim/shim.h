@@ -80,6 +80,8 @@ void shim_proc_fail(long n);		/* next n proc creations fail */
 /* ---- congestion control (tcp_cong.c) ---- */
 int shim_cc_registered(void);		/* ops registered now */
 extern long shim_cc_bad_unregisters;	/* unregister of an unknown ops */
+/* tcp_input.c's, for the model: PRR start, ssthresh() from the CC. */
+void tcp_init_cwnd_reduction(struct sock *sk);
 /* Lifecycle as tcp_cong.c: init/cleanup/reinit (setsockopt). */
 void shim_cc_init(struct sock *sk, const struct tcp_congestion_ops *ops);
 void shim_cc_cleanup(struct sock *sk);

@@ -76,7 +76,8 @@ struct tcp_congestion_ops tcp_reno = {
 
 /* ---- tcp_input.c: entering CWR ---- */
 
-static void tcp_init_cwnd_reduction(struct sock *sk)
+/* Static in tcp_input.c; shared here with the model (shim.h). */
+void tcp_init_cwnd_reduction(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 
