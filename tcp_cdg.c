@@ -50,7 +50,7 @@
 #define CDG_WINDOW_MAX		256	/* rounds; the ring's tail is a u8 */
 #define CDG_BETA_SHIFT		10	/* backoff_beta is in 1/1024 */
 #define CDG_BETA_SCALE		BIT(CDG_BETA_SHIFT)
-#define CDG_FACTOR_MAX		1000000	/* a 1 us gradient backs off always */
+#define CDG_FACTOR_MAX		1000000	/* 1 us of gradient: backoff p = 1 - 1/e */
 #define CDG_INEFF_MAX		255	/* backoffs in a row without effect */
 #define CDG_DELACK_MAX		5	/* delayed-ACK filter counter limit */
 #define CDG_EFFECT_US		(-32)	/* a backoff that dropped the RTT */
