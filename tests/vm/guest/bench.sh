@@ -191,10 +191,12 @@ run_one() {
 		printf -v "$k" '%s' "$v"
 	done
 	dir=$RUNS/$id
-	tmp=/tmp/run
-	rm -rf "$tmp"; mkdir -p "$tmp"
+	tmp=/tmp/runs/$id	# fresh per run: no file of another run can linger
+	mkdir -p "$tmp"
 
+	local tp0=$EPOCHREALTIME tp_mod tp_path tp_idle tp_before tp_after
 	module "$module" "$load" "$params" || { echo "module $module failed" >&2; return 1; }
+	tp_mod=$EPOCHREALTIME
 
 	# The path: ACK-path delays, random loss at the senders, the bottleneck.
 	tcq mid m1 netem delay "${rtt1}ms" limit 100000 &&
@@ -203,24 +205,32 @@ run_one() {
 	tcq snd2 v2 netem loss "${loss}%" limit 100000 &&
 	tcq mid mr netem rate "${rate}mbit" limit "$buf" || return 1
 
+	# Builtins only ($(<f), not cat): every exec costs 50-300 ms here.
 	{
 		echo "plan $1"
-		echo "kernel $(uname -r)"
+		echo "kernel $KREL"
 		echo "module $(cdg_which)"
 		if [ -d "$CDG_PARAMS" ]; then
-			for f in "$CDG_PARAMS"/*; do echo "param ${f##*/} $(cat "$f")"; done
+			for f in "$CDG_PARAMS"/*; do echo "param ${f##*/} $(<"$f")"; done
 		fi
-		[ -r /sys/module/tcp_cdg/version ] && echo "version $(cat /sys/module/tcp_cdg/version)"
-		echo "available $(sysctl -n net.ipv4.tcp_available_congestion_control)"
+		[ -r /sys/module/tcp_cdg/version ] && echo "version $(</sys/module/tcp_cdg/version)"
+		echo "available $(</proc/sys/net/ipv4/tcp_available_congestion_control)"
 	} > "$tmp/meta.txt"
 
-	# Base RTT of each sender on the idle path.
-	ip netns exec snd1 ping -n -c 5 -i 0.05 $A_RCV > "$tmp/ping-idle.txt" 2>&1 || true
+	tp_path=$EPOCHREALTIME
+	# Base RTT of each sender on the idle path, while tc reads the
+	# counters (two vCPUs: the execs overlap).
+	local idle=()
+	ip netns exec snd1 ping -n -c 5 -i 0.02 $A_RCV > "$tmp/ping-idle.txt" 2>&1 &
+	idle+=($!)
 	case $flows in *@2*)
-		ip netns exec snd2 ping -n -c 5 -i 0.05 $A_RCV > "$tmp/ping-idle2.txt" 2>&1 || true
+		ip netns exec snd2 ping -n -c 5 -i 0.02 $A_RCV > "$tmp/ping-idle2.txt" 2>&1 &
+		idle+=($!)
 	esac
+	tp_idle=$EPOCHREALTIME
 	qdiscs > "$tmp/qdisc-before.txt"
 	cdgstat > "$tmp/cdgstat-before.txt"
+	wait "${idle[@]}"	# not a bare wait: the servers are our children too
 	if [ "$trace" = 1 ] && [ -d $T/events/tcp_cdg ]; then
 		echo 16384 > $T/buffer_size_kb
 		: > $T/trace
@@ -232,6 +242,7 @@ run_one() {
 	tcp_sample 100 41001 41099 snd1 snd2 -q mid mr > "$tmp/samples.txt" & spid=$!
 	ip netns exec snd1 ping -n -D -i 0.1 -w "$dur" $A_RCV > "$tmp/ping.txt" 2>&1 & ppid=$!
 	t0=$EPOCHREALTIME
+	tp_before=$t0
 	echo "start $t0" >> "$tmp/meta.txt"
 	# Bulk flows: cc@sender+start, flow i on server port 5200+i and client
 	# port 41000+i (so ss samples name the flow).  All end at dur.
@@ -274,32 +285,49 @@ run_one() {
 	fi
 	qdiscs > "$tmp/qdisc-after.txt"
 	cdgstat > "$tmp/cdgstat-after.txt"
-	# The queue drains before the next run measures its idle RTT.
-	for n in $(seq 1 50); do
-		tc -n mid -s qdisc show dev mr | grep -q 'backlog 0b 0p' && break
-		sleep 0.1
-	done
+	# The queue drains before the next run measures its idle RTT (it
+	# usually has: the "after" counters show it without another tc).
+	local q
+	q=$(<"$tmp/qdisc-after.txt")
+	q=${q#*dev mr }
+	if [[ ${q%%== *} != *"backlog 0b 0p"* ]]; then
+		for n in $(seq 1 50); do
+			tc -n mid -s qdisc show dev mr | grep -q 'backlog 0b 0p' && break
+			sleep 0.1
+		done
+	fi
 
 	# Copy out only now: 9p writes during the run would cost the guest CPU.
-	rm -rf "$dir"; mkdir -p "$dir"
-	cp "$tmp"/* "$dir"/
+	tp_after=$EPOCHREALTIME
+	# Where the time between runs goes (wall clock, s since run start).
+	echo "phases $tp0 module $tp_mod path $tp_path idle-ping $tp_idle before $tp_before flows-end $t1 after $tp_after copy $EPOCHREALTIME" >> "$tmp/meta.txt"
+	rm -rf "$dir"
+	cp -r "$tmp" "$RUNS/"
+	local j re='"sum_received":[^}]*"bits_per_second":[[:space:]]*([0-9.e+]+)'
 	for n in "${!pids[@]}"; do
-		grep -q '"sum_received"' "$tmp/iperf-$((n + 1)).json" 2>/dev/null || {
-			echo "flow $((n + 1)): $(head -c 300 "$tmp/iperf-$((n + 1)).err") $(grep -m1 '"error"' "$tmp/iperf-$((n + 1)).json")" >&2
+		j=$(<"$tmp/iperf-$((n + 1)).json")
+		if [[ $j =~ $re ]]; then
+			[ "$n" != 0 ] || goodput=${BASH_REMATCH[1]}
+		else
+			echo "flow $((n + 1)): $(<"$tmp/iperf-$((n + 1)).err") ${j:0:300}" >&2
 			rc=1
-		}
+		fi
 	done
-	# The headline for the progress line: receiver goodput of flow 1.
-	goodput=$(grep -A8 '"sum_received"' "$tmp/iperf-1.json" 2>/dev/null |
-		sed -n 's/.*"bits_per_second":[[:space:]]*\([0-9.e+]*\).*/\1/p' | head -n 1)
-	RUN_NOTE=$(awk -v g="${goodput:-0}" -v s="$(awk "BEGIN{print $t1 - $t0}")" \
-		'BEGIN { printf "flow1 %.1f Mbit/s, %.1f s", g / 1e6, s }')
+	# The headline for the progress line: receiver goodput of flow 1, in
+	# integer maths (cJSON prints bits/s as a plain decimal).
+	n=$(( ${t1/./} - ${t0/./} ))
+	goodput=${goodput:-0}
+	[[ $goodput == *e* ]] && goodput=$(awk -v g="$goodput" 'BEGIN { printf "%d", g }')
+	goodput=$(( ${goodput%%.*} / 100000 ))
+	printf -v RUN_NOTE 'flow1 %d.%d Mbit/s, %d.%d s' $((goodput / 10)) \
+		$((goodput % 10)) $((n / 1000000)) $((n % 1000000 / 100000))
 	return $rc
 }
 
+KREL=$(uname -r)
 setup
 {
-	echo "kernel $(uname -r)"
+	echo "kernel $KREL"
 	echo "cpus $(nproc)"
 	echo "ethtool $(command -v ethtool || echo none)"
 	echo "boot_uptime $(cut -d' ' -f1 /proc/uptime)"
