@@ -32,7 +32,7 @@ def main():
     log = open(sys.argv[2], 'w')
     t_start = time.time()
     t_first = None       # when the guest started the first run
-    done_dur, failed, overhead = 0.0, 0, 3.0   # s per run before we know
+    done_dur, failed, overhead = 0.0, 0, 2.2   # s per run before we know
     print('%d runs, %s of traffic, about %s with overhead'
           % (len(plan), mmss(total_dur), mmss(total_dur + overhead * len(plan))),
           flush=True)

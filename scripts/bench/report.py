@@ -288,7 +288,8 @@ def write_summary(outdir, env, plan, runs, summ, figs):
         % (env.get('host', '?'), env.get('kernel', '?'), env.get('cpus', '?'),
            len(plan), sum(1 for r in runs if r.get('ok')), env.get('load', '?'),
            '%s%%' % env['host_busy_start'] if 'host_busy_start' in env else 'not measured',
-           '%s%%' % env['host_busy_during'] if 'host_busy_during' in env else 'not measured'))
+           # run.sh subtracts QEMU's CPU from the total: noise can go below 0
+           '%s%%' % max(0, env['host_busy_during']) if 'host_busy_during' in env else 'not measured'))
     if env.get('disturbed'):
         add('')
         add('**Possibly disturbed:** %s' % env['disturbed'])
