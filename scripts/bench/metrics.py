@@ -153,21 +153,26 @@ def meta(path):
 def rate_series(smp, sport, t0, step=0.5):
     """Delivery rate (Mbit/s) of one flow on a fixed grid of STEP-second
     bins from t0, from bytes_acked in the samples: [(bin middle - t0,
-    mbps)].  The same grid for every flow, so shares line up.  Bins
-    before the flow's first sample count from 0 bytes; bins after its
-    last sample are left out."""
+    mbps)].  The same grid for every flow, so shares line up.  Each bin's
+    rate is the bytes between the last samples at or before its edges
+    over the time between those samples (dividing by STEP instead would
+    alias: a bin holds 2 or 3 samples at 10 Hz).  Before the flow's first
+    sample it counts from 0 bytes; bins after its last one are left out."""
     pts = [(t, s[sport]['acked']) for t, s, _ in smp if sport in s]
     if len(pts) < 2:
         return []
-    out, i, prev = [], 0, 0
+    out, i = [], 0
+    prev_t, prev_a = t0, 0
     k = 1
     while t0 + k * step <= pts[-1][0]:
         edge = t0 + k * step
         while i < len(pts) and pts[i][0] <= edge:
             i += 1
-        cur = pts[i - 1][1] if i else 0
-        out.append(((k - 0.5) * step, (cur - prev) * 8 / step / 1e6))
-        prev = cur
+        if i:
+            t, a = pts[i - 1]
+            if t > prev_t:
+                out.append(((k - 0.5) * step, (a - prev_a) * 8 / (t - prev_t) / 1e6))
+                prev_t, prev_a = t, a
         k += 1
     return out
 

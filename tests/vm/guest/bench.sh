@@ -240,7 +240,9 @@ run_one() {
 	# ss -tin and the bottleneck's tc -s every 100 ms (tcp_sample.c says
 	# why not ss itself); the flows' client ports are 41001..41004.
 	tcp_sample 100 41001 41099 snd1 snd2 -q mid mr > "$tmp/samples.txt" & spid=$!
-	ip netns exec snd1 ping -n -D -i 0.1 -w "$dur" $A_RCV > "$tmp/ping.txt" 2>&1 & ppid=$!
+	# Ping outlives the flows (iperf3 takes a second to start); it is
+	# stopped when they end.
+	ip netns exec snd1 ping -n -D -i 0.1 -w $((${dur%.*} + 10)) $A_RCV > "$tmp/ping.txt" 2>&1 & ppid=$!
 	t0=$EPOCHREALTIME
 	tp_before=$t0
 	echo "start $t0" >> "$tmp/meta.txt"
