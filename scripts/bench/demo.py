@@ -61,7 +61,8 @@ def main():
     for r in runs:
         d = os.path.join(out, 'runs', r['id'])
         smp = metrics.samples(os.path.join(d, 'samples.txt'))
-        pts = [t for t, s, _ in smp if 41001 in s]
+        sp = r['flows'][0]['sport']
+        pts = [t for t, s, _ in smp if sp in s]
         if not pts:
             continue
         t0 = pts[0]     # the flow's first sample
@@ -69,7 +70,7 @@ def main():
                 if t >= t0]
         a1.plot([p[0] for p in ping], [p[1] for p in ping], label=r['label'],
                 color=COLOUR.get(r['label']), lw=1)
-        rate = metrics.rate_series(smp, 41001, t0, step=0.25)
+        rate = metrics.rate_series(smp, sp, t0, step=0.25)
         a2.plot([p[0] for p in rate], [p[1] for p in rate], label=r['label'],
                 color=COLOUR.get(r['label']), lw=1)
     a1.set_ylabel('RTT through the bottleneck (ms)')

@@ -140,9 +140,12 @@ def meta(path):
             n, _, val = v.partition(' ')
             m['params'][n] = val
         elif k == 'flow':
-            i, cc, snd, start, length = v.split()
-            m['flows'].append(dict(i=int(i), cc=cc, sender=snd,
-                                   start=float(start), length=float(length)))
+            f = v.split()
+            # "i cc sender start length [client port]"; older runs used
+            # client port 41000 + i.
+            m['flows'].append(dict(i=int(f[0]), cc=f[1], sender=f[2],
+                                   start=float(f[3]), length=float(f[4]),
+                                   sport=int(f[5]) if len(f) > 5 else 41000 + int(f[0])))
         elif k in ('start', 'end'):
             m[k] = float(v)
         elif k in ('module', 'version', 'kernel', 'available'):
@@ -215,8 +218,8 @@ def run_metrics(d):
     smp = samples(os.path.join(d, 'samples.txt'))
     flows = []
     for f in m['flows']:
-        sport = 41000 + f['i']
-        fl = {'i': f['i'], 'cc': f['cc'], 'sender': f['sender'],
+        sport = f['sport']
+        fl = {'i': f['i'], 'cc': f['cc'], 'sender': f['sender'], 'sport': sport,
               'base_rtt_ms': float(p.get('rtt%s' % f['sender'][-1], 0))}
         try:
             j = json.loads(read(os.path.join(d, 'iperf-%d.json' % f['i'])))
@@ -248,7 +251,7 @@ def run_metrics(d):
         # The flows start a little apart (one iperf3 exec each), so the
         # sum of their own averages overstates the link's share of time:
         # use their delivery rates over the interval when all of them run.
-        common = common_rates(smp, [41000 + f['i'] for f in flows])
+        common = common_rates(smp, [f['sport'] for f in flows])
         if common:
             good = common
             r['goodput_iperf_sum_mbps'] = r['goodput_mbps']
@@ -300,10 +303,10 @@ def run_metrics(d):
 
     if p.get('scen') == 's3' and len(flows) == 2:
         # Both flows from the first sample of either (iperf3 start-up).
-        ts = min(t for t, s, _ in smp if 41001 in s or 41002 in s) if any(
-            41001 in s or 41002 in s for _, s, _ in smp) else t0
-        a = rate_series(smp, 41001, ts)
-        b = dict(rate_series(smp, 41002, ts))
+        p1, p2 = flows[0]['sport'], flows[1]['sport']
+        ts = min((t for t, s, _ in smp if p1 in s or p2 in s), default=t0)
+        a = rate_series(smp, p1, ts)
+        b = dict(rate_series(smp, p2, ts))
         share = [(t, x / (x + b[t])) for t, x in a if t in b and x + b[t] > 0]
         r['share_series'] = share
         r['share'] = good[0] / sum(good) if sum(good) else None
@@ -311,15 +314,24 @@ def run_metrics(d):
         r['rtt_ratio'] = good[0] / good[1]   # 10 ms flow / 80 ms flow
 
     fct = {}
+    # A short transfer counts only if it ended while the bulk flow still
+    # ran (its last sample): the point is completion time under load.
+    bulk_end = max((t for t, s, _ in smp if flows and flows[0]['sport'] in s),
+                   default=None)
+    late = 0
     for line in read(os.path.join(d, 'fct.txt')).splitlines():
         f = line.split()
-        if f and f[0] == 'fct' and len(f) >= 4:
-            if int(f[2]) == int(f[1]):
-                fct.setdefault(f[1], []).append(float(f[3]))
-            else:
+        if f and f[0] == 'fct' and len(f) >= 5:
+            if int(f[2]) != int(f[1]):
                 r['errors'].append('short transfer of %s got %s bytes' % (f[1], f[2]))
+            elif bulk_end is not None and float(f[4]) + float(f[3]) / 1e3 > bulk_end:
+                late += 1
+            else:
+                fct.setdefault(f[1], []).append(float(f[3]))
         elif f and f[0] == 'error':
             r['errors'].append(line)
+    if late:
+        r['fct_after_bulk'] = late
     if fct:
         r['fct_ms'] = {k: {'p50': pct(v, 50), 'max': max(v), 'n': len(v), 'all': v}
                        for k, v in fct.items()}

@@ -172,7 +172,8 @@ def timeseries(plt, outdir, rs_by_label, path, title):
     for label in order(rs_by_label):
         r = median_run(rs_by_label[label])
         smp = metrics.samples(os.path.join(outdir, 'runs', r['id'], 'samples.txt'))
-        pts = [(t, s[41001]) for t, s, _ in smp if 41001 in s]
+        sp = r['flows'][0]['sport']
+        pts = [(t, s[sp]) for t, s, _ in smp if sp in s]
         if not pts:
             continue
         # Time zero: the flow's first sample (iperf3 takes a while to start).

@@ -16,7 +16,8 @@ A run is one line of key=value words for tests/vm/guest/bench.sh:
   rtt1, rtt2  base RTT of sender 1 and sender 2, ms
   dur     seconds of the run; every bulk flow ends at dur
   flows   bulk flows, comma-separated CC@SENDER+START (start in s)
-  short   short transfers during the run, SIZExCOUNT comma-separated
+  short   sizes (bytes) of short transfers run one after the other, in
+          turn, while the bulk flow runs, comma-separated
   trace   1: record the tcp_cdg tracepoints
 """
 
@@ -61,19 +62,20 @@ def max_goodput(rate=RATE):
 
 # Sizes: durations (s) per scenario, repetitions, which configurations.
 # Sized on this project's 2-core machine: a run costs its duration plus
-# 1.2 s on an idle host (iperf3 start and end, tc, module swaps, copying
-# out) and 2-2.5 s on a busy one, so the default set (192 runs, 1029 s of
-# traffic) takes 22-25 minutes with the boot, the quick one (30 runs,
-# 4 CCs, one repetition) about 3.
+# 1.5 s on an idle host (iperf3 start and end, tc, module swaps, copying
+# out; measured over a whole default run) and 2-2.5 s on a busy one, so
+# the default set (192 runs, 1044 s of traffic) takes about 23 minutes
+# with the boot, the quick one (30 runs, 4 CCs, one repetition) about 3.
+# s6 is longer: its short transfers need the bulk flow to outlast them.
 SETS = {
     'default': dict(reps=3, ccs=CCS, s1_rtts=(20, 80), s1_bufs=(1, 8),
                     dur_s1={20: 4, 80: 7}, s1_extra={'rtt20-buf8': ['cdg-w16']},
-                    dur=dict(s2=5, s3=7, s4=4, s5=7, s6=5),
-                    losses=(0.1, 1), short='100000x6,1000000x2'),
+                    dur=dict(s2=5, s3=6, s4=4, s5=6, s6=8),
+                    losses=(0.1, 1), short='100000,1000000'),
     'quick': dict(reps=1, ccs=['cdg', 'cdg-intree', 'cubic', 'bbr'],
                   s1_rtts=(20,), s1_bufs=(1, 8), dur_s1={20: 4}, s1_extra={},
-                  dur=dict(s2=4, s3=4, s4=4, s5=4, s6=4),
-                  losses=(1,), short='100000x4,1000000x1'),
+                  dur=dict(s2=4, s3=4, s4=4, s5=4, s6=5),
+                  losses=(1,), short='100000,1000000'),
 }
 
 

@@ -93,7 +93,8 @@ setup() {
 		ip netns exec "$n" sysctl -qw \
 			net.ipv4.tcp_rmem="4096 131072 33554432" \
 			net.ipv4.tcp_wmem="4096 16384 33554432" \
-			net.ipv4.tcp_no_metrics_save=1
+			net.ipv4.tcp_no_metrics_save=1 \
+			net.ipv4.tcp_tw_reuse=1
 	done
 	# Servers: iperf3 (one per flow port) and tcp_fct, kept for the boot.
 	for n in 1 2 3 4; do
@@ -238,7 +239,7 @@ run_one() {
 	fi
 
 	# ss -tin and the bottleneck's tc -s every 100 ms (tcp_sample.c says
-	# why not ss itself); the flows' client ports are 41001..41004.
+	# why not ss itself); the flows' client ports are in 41001..41099.
 	tcp_sample 100 41001 41099 snd1 snd2 -q mid mr > "$tmp/samples.txt" & spid=$!
 	# Ping outlives the flows (iperf3 takes a second to start); it is
 	# stopped when they end.
@@ -246,32 +247,45 @@ run_one() {
 	t0=$EPOCHREALTIME
 	tp_before=$t0
 	echo "start $t0" >> "$tmp/meta.txt"
-	# Bulk flows: cc@sender+start, flow i on server port 5200+i and client
-	# port 41000+i (so ss samples name the flow).  All end at dur.
+	# Bulk flows: cc@sender+start, flow i on server port 5200+i and a
+	# fixed client port, so that the samples name the flow.  The client
+	# ports rotate over nine blocks of ten from run to run: the same
+	# 4-tuple a few seconds later can still be in TIME_WAIT ("Address
+	# already in use", seen once in 192 runs before; tw_reuse helps too).
+	# All flows end at dur.
+	local cbase=$((41000 + 10 * (RUN_K % 9)))
 	i=0
 	for f in ${flows//,/ }; do
 		i=$((i + 1))
 		cc=${f%%@*} snd=${f#*@} start=${snd#*+} snd=${snd%+*}
-		len=$(awk -v d="$dur" -v s="$start" 'BEGIN { print d - s }')
-		echo "flow $i $cc snd$snd $start $len" >> "$tmp/meta.txt"
+		if [ "$start" = 0 ]; then len=$dur
+		else len=$(awk -v d="$dur" -v s="$start" 'BEGIN { print d - s }'); fi
+		echo "flow $i $cc snd$snd $start $len $((cbase + i))" >> "$tmp/meta.txt"
 		(
 			sleep "$start"
 			exec timeout -k 5 $((${len%.*} + 30)) ip netns exec "snd$snd" \
-				iperf3 -c $A_RCV -p $((5200 + i)) --cport $((41000 + i)) \
+				iperf3 -c $A_RCV -p $((5200 + i)) --cport $((cbase + i)) \
 				-C "$cc" -t "$len" -i 0.5 -J --get-server-output
 		) > "$tmp/iperf-$i.json" 2> "$tmp/iperf-$i.err" &
 		pids+=($!)
 	done
-	# Short transfers (size x count, one after the other) from snd1 while
-	# the bulk flow runs, starting after its slow start.
+	# Short transfers from snd1 while the bulk flow runs: from 1.5 s on
+	# (after its slow start), the sizes in turn, one at a time, 200 ms
+	# apart, until 1 s before the bulk flow's planned end.  iperf3 starts
+	# its flow a little late, so all of these overlap it; the report also
+	# drops any that ended after the bulk flow's last sample.
 	fpid=
 	if [ -n "$short" ]; then
 		cc=${flows%%@*}
 		(
-			sleep 2
-			for f in ${short//,/ }; do
-				ip netns exec rcv tcp_fct get $A_SND1 $FCT_PORT "$cc" \
-					"${f%x*}" "${f#*x}" 200 || echo "error size ${f%x*}"
+			local sizes=(${short//,/ }) k=0 stop=$(( ${t0/./} + (${dur%.*} - 1) * 1000000 ))
+			sleep 1.5
+			while [ "${EPOCHREALTIME/./}" -lt "$stop" ]; do
+				f=${sizes[k % ${#sizes[@]}]}
+				ip netns exec rcv tcp_fct get $A_SND1 $FCT_PORT "$cc" "$f" 1 0 ||
+					echo "error size $f"
+				k=$((k + 1))
+				sleep 0.2
 			done
 		) > "$tmp/fct.txt" 2>&1 & fpid=$!
 	fi
@@ -344,6 +358,7 @@ while IFS= read -r line; do
 	k=$((k + 1))
 	id=$(sed -n 's/.*\bid=\([^ ]*\).*/\1/p' <<< "$line")
 	RUN_NOTE=
+	RUN_K=$k
 	t_start=$EPOCHREALTIME
 	if run_one "$line"; then
 		tap_ok "$id [$k/$total] $RUN_NOTE"
