@@ -351,7 +351,8 @@ echo "# $test: $last_n results"
 read -r busy1 total1 < <(cpu_times)
 qemu_cpu=$(( $(child_cpu) - cpu0 ))
 if [ "$exclusive" = 1 ] && [ "$total1" -gt "$total0" ]; then
-	echo "# run.sh: other processes used $(( (busy1 - busy0 - qemu_cpu) * 100 / (total1 - total0) ))% of the host CPU during the run" >&2
+	other=$(( (busy1 - busy0 - qemu_cpu) * 100 / (total1 - total0) ))
+	echo "# run.sh: other processes used $((other < 0 ? 0 : other))% of the host CPU during the run" >&2
 fi
 echo "# run.sh: $test on $kver ($accel, -smp $smp): $((SECONDS - t0)) s, status $status" >&2
 exit "$status"

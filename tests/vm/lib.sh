@@ -171,9 +171,13 @@ cdg_unload() {
 	return 1
 }
 
+# CDG_OURS_PARAMS (run.sh --env) is added to every load of ours: a way to
+# check that a test fails for a module that behaves differently, e.g.
+# --env CDG_OURS_PARAMS=backoff_factor=0 (never backs off on delay).
 cdg_load_ours() {	# cdg_load_ours [PARAM=VALUE...]
 	cdg_unload
-	insmod "$CDG_KO" "$@"
+	# shellcheck disable=SC2086 # a list of PARAM=VALUE words
+	insmod "$CDG_KO" ${CDG_OURS_PARAMS:-} "$@"
 	[ "$(cdg_which)" = ours ] || { echo "cdg_load_ours: $(cdg_which) loaded" >&2; return 1; }
 }
 
@@ -246,13 +250,29 @@ ns_wait_up() {
 # netem on the client's egress: netem_bottleneck DELAY RATE LIMIT_PACKETS.
 # veth's TSO/GSO is cut to one segment per skb: netem counts its limit in
 # skbs, and a 64 KB GSO skb would turn "limit 1000" into a 64 MB queue.
+#
+# The only queue that may drop is netem's: veth hands each packet netem
+# releases to the peer's per-CPU backlog, and when a TCG vCPU was stalled
+# netem releases hundreds at once, more than netdev_max_backlog (1000)
+# holds.  Those drops are an artefact of the emulation, so the backlog is
+# made deep; softnet_drops tells whether any happened anyway.
 netem_bottleneck() {
 	require_mod sch_netem
+	sysctl -qw net.core.netdev_max_backlog=30000
 	ip -n "$NS_C" link set veth_c gso_max_segs 1 gso_max_size 1500 2>/dev/null ||
 		echo "netem_bottleneck: cannot limit GSO on veth_c" >&2
 	ip netns exec "$NS_C" tc qdisc replace dev veth_c root netem \
 		delay "$1" rate "$2" limit "$3"
 }
+
+# Packets dropped so far by a full per-CPU backlog (all CPUs), and by the
+# bottleneck's netem (a full buffer: the drops the test is about).
+softnet_drops() {
+	local n=0 _ d _r
+	while read -r _ d _r; do n=$((n + 16#$d)); done < /proc/net/softnet_stat
+	echo "$n"
+}
+netem_drops() { nsx "$NS_C" tc -s qdisc show dev veth_c | awk '/dropped/ { gsub(/[(),]/, ""); for (i = 1; i <= NF; i++) if ($i == "dropped") print $(i + 1); exit }'; }
 
 # Wait until something listens on TCP port $2 in namespace $1.
 wait_listen() {
@@ -300,7 +320,9 @@ _ss_cc_awk='/^[^ \t]/ { next }
 #   MB_RTT_P90  90th percentile of the same
 #   MB_SAMPLES  samples used, MB_RATE sampling rate (Hz)
 #   MB_CC       the CC name(s) inet_diag reported for the data socket
-#   MB_RETRANS  segments the data socket retransmitted
+#   MB_RETRANS  segments the data socket retransmitted (iperf3's Retr)
+#   MB_NETEM_DROPS, MB_BACKLOG_DROPS  packets dropped by the bottleneck's
+#               full buffer, and by full per-CPU backlogs (emulation noise)
 # The data socket is the one that acknowledged the most bytes (iperf3's
 # control connection to the same port carries a few hundred, and keeps the
 # namespace's default CC: iperf3 -C sets only the data socket's).
@@ -310,6 +332,8 @@ measure_bulk() {
 	log=$(mktemp /tmp/iperf.XXXXXX)
 	samples=$(mktemp /tmp/samples.XXXXXX)
 
+	local sn0 nd0
+	sn0=$(softnet_drops) nd0=$(netem_drops 2>/dev/null || true)
 	nsx "$NS_S" iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
 	local srv=$!
 	wait_listen "$NS_S" "$port"
@@ -342,7 +366,10 @@ measure_bulk() {
 	MB_RTT_P90=$(awk '$1 >= 1000 { print $2 / 1000 }' "$samples" | sort -n |
 		awk '{ a[NR] = $1 } END { i = int(NR * 0.9 + 0.5); if (i < 1) i = 1; if (NR) print a[i] }')
 	MB_CC=$(awk '$1 >= 1000 { print $3 }' "$samples" | sort -u | tr '\n' ' ' | sed 's/ $//')
-	MB_RETRANS=$(awk '{ r = $4 } END { print r + 0 }' "$samples")
+	# iperf3's sender line: "... 93.8 Mbits/sec  123  sender" (Retr).
+	MB_RETRANS=$(awk '/sender/ { v = $(NF-1) } END { print v + 0 }' "$log")
+	MB_BACKLOG_DROPS=$(( $(softnet_drops) - sn0 ))
+	MB_NETEM_DROPS=$(( $(netem_drops 2>/dev/null || echo 0) - ${nd0:-0} ))
 	rm -f "$log" "$samples"
 	[ -n "$MB_GOODPUT" ] && [ -n "$MB_RTT" ] || {
 		echo "measure_bulk: no goodput or no RTT samples" >&2
@@ -352,7 +379,7 @@ measure_bulk() {
 
 # "cc=cubic goodput=93.1Mbit/s rtt=120.3ms p90=..." for diagnostics.
 mb_summary() {
-	echo "$1: goodput ${MB_GOODPUT} Mbit/s, srtt median ${MB_RTT} ms p90 ${MB_RTT_P90} ms ($MB_SAMPLES samples at $MB_RATE Hz), retrans $MB_RETRANS, cc seen '$MB_CC'"
+	echo "$1: goodput ${MB_GOODPUT} Mbit/s, srtt median ${MB_RTT} ms p90 ${MB_RTT_P90} ms ($MB_SAMPLES samples at $MB_RATE Hz), retrans $MB_RETRANS, drops netem $MB_NETEM_DROPS backlog $MB_BACKLOG_DROPS, cc seen '$MB_CC'"
 }
 
 # perf_check NAME CONDITION: a check on a measured figure (CONDITION is an
