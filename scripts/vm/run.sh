@@ -62,6 +62,7 @@ die() { echo "run.sh: $*" >&2; exit 2; }
 
 kver=${KVER:-}
 timeout=300
+timeout_given=0
 outdir=
 smp=2
 mem=1024
@@ -71,7 +72,7 @@ boot_timeout=90	# seconds from QEMU start to /init's first line
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kver) kver=$2; shift 2 ;;
-	--timeout) timeout=$2; shift 2 ;;
+	--timeout) timeout=$2; timeout_given=1; shift 2 ;;
 	--out) outdir=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--env) [[ $2 == [A-Za-z_]*=* ]] || die "--env wants VAR=VALUE"
@@ -85,6 +86,12 @@ done
 test=${1%.sh}
 shift
 [ -f "$top/tests/vm/$test.sh" ] || die "no test tests/vm/$test.sh"
+# A test may ask for more time than the default with "# vm-timeout: S"
+# (an explicit --timeout still wins).
+if [ "$timeout_given" = 0 ]; then
+	t_hdr=$(sed -n 's/^# vm-timeout: *\([0-9][0-9]*\).*/\1/p' "$top/tests/vm/$test.sh" | head -n 1)
+	[ -z "$t_hdr" ] || timeout=$t_hdr
+fi
 [[ $timeout =~ ^[0-9]+$ ]] && [ "$timeout" -ge 30 ] || die "--timeout must be >= 30 s"
 
 if [ -z "$kver" ]; then

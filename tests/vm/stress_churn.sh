@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-timeout: 600
 #
 # Churn: 20,000 short cdg connections (connect, send 1,000 bytes, close),
 # then 50 connections that switch congestion control every 50 ms

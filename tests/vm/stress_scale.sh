@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-timeout: 600
 #
 # Scale: 1,000 concurrent cdg connections through one netem bottleneck for
 # STRESS_SECS (default 60) seconds.  All must make progress, each must have
