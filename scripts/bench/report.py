@@ -377,6 +377,52 @@ def write_summary(outdir, env, plan, runs, summ, figs):
     return rows
 
 
+# The one metric per scenario that says what the scenario is about.
+DOCS_METRIC = {'s1': None, 's2': 'jain', 's3': 'share', 's4': None,
+               's5': 'rtt_ratio', 's6': 'fct_100k'}
+
+
+def write_docs_section(outdir, summ, rows):
+    """docs-section.md: the compact tables docs/benchmarks.md carries
+    (goodput, p95 queueing delay, power and the scenario's own metric per
+    CC and configuration), so that updating the docs after a run is a
+    paste."""
+    L = []
+    add = L.append
+    for scen in sorted(summ):
+        if scen == 'demo':
+            continue
+        extra = DOCS_METRIC.get(scen)
+        cols = ['goodput', 'qd_p95', 'power'] + ([extra] if extra else [])
+        if scen == 's6':
+            cols.append('fct_1m')
+        add('**%s: %s**' % (scen, DESCRIPTION[scen]))
+        add('')
+        add('| configuration | CC | ' + ' | '.join(
+            METRICS[c][1] + (' (%s)' % METRICS[c][2] if METRICS[c][2] else '')
+            for c in cols) + ' |')
+        add('|---' * (len(cols) + 2) + '|')
+        for conf in sorted(summ[scen]):
+            for label in order(summ[scen][conf]):
+                st = summ[scen][conf][label]
+                add('| %s | %s | ' % (conf, label) + ' | '.join(
+                    fmt(st[c], METRICS[c][3]) for c in cols) + ' |')
+        add('')
+    judged = [r for r in rows if r['within'] is not None]
+    add('**Parity, ours vs in-tree**: %d of %d comparisons within the '
+        'run-to-run spread; outside it:' % (sum(r['within'] for r in judged),
+                                           len(judged)))
+    add('')
+    for r in rows:
+        if r['within'] is False:
+            f = METRICS[r['metric']][3]
+            add('- %s %s, %s: ours %s, in-tree %s' % (
+                r['scen'], r['conf'], METRICS[r['metric']][1],
+                fmt(r['ours'], f), fmt(r['intree'], f)))
+    with open(os.path.join(outdir, 'docs-section.md'), 'w') as f:
+        f.write('\n'.join(L) + '\n')
+
+
 def read_env(outdir):
     env = {}
     for name in ('env.txt', 'host.txt'):
@@ -458,6 +504,7 @@ def main():
              's6: 100 kB completion time during a bulk flow', 'completion time (ms)')
 
     rows = write_summary(outdir, env, plan, runs, summ, figs)
+    write_docs_section(outdir, summ, rows)
     with open(os.path.join(outdir, 'results.json'), 'w') as f:
         json.dump({'env': env, 'plan': plan, 'runs': runs, 'summary': summ,
                    'parity': rows}, f, indent=1, default=str)
