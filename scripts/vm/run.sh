@@ -55,6 +55,10 @@
 # 15 s KVM boot probe reaches the kernel's panic on a missing init (cached in
 # build/vm/accel).  On these machines /dev/kvm exists but KVM hangs.  Force
 # one with CDG_VM_ACCEL=tcg|kvm.
+# The whole script is one compound command, read before any of it runs:
+# bash reads scripts as it goes, so editing this file while a long run is
+# under way would otherwise feed the old run the new file's lines.
+{
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -363,3 +367,4 @@ if [ "$exclusive" = 1 ] && [ "$total1" -gt "$total0" ]; then
 fi
 echo "# run.sh: $test on $kver ($accel, -smp $smp): $((SECONDS - t0)) s, status $status" >&2
 exit "$status"
+}

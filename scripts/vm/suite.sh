@@ -17,6 +17,10 @@
 # scripts/check.sh can count ok / not ok / # SKIP; build output goes to
 # stderr.  A kernel whose module does not build gets one "not ok" for the
 # build and none of its tests run.  Exit status: 0 if nothing failed.
+# The whole script is one compound command, read before any of it runs:
+# bash reads scripts as it goes, so editing this file while a long run is
+# under way would otherwise feed the old run the new file's lines.
+{
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -78,3 +82,4 @@ done
 for s in "${summary[@]}"; do echo "# check-vm $s"; done
 echo "# check-vm total $((SECONDS - t_all)) s"
 exit "$failed"
+}
