@@ -50,11 +50,19 @@ others=$(pgrep -f qemu-system | wc -l)
 # The VM's time limit: the plan's traffic plus a generous per-run overhead.
 secs=$(awk '/^run /{ for (i = 2; i <= NF; i++) if ($i ~ /^dur=/) s += substr($i, 5) + 6 } END { print int(s * 1.5 + 180) }' "$out/plan.txt")
 echo "bench: $set_ set on $kver, results in ${out#"$top"/}"
+# run.sh from a copy: bash reads a script while it runs it, and in a tree
+# where others work the harness may be edited during a 25-minute run (it
+# was, twice: its last lines failed with a syntax error).  build/vm/ is two
+# levels below the top, as scripts/vm/ is, so the copy finds the tree.
+mkdir -p "$top/build/vm"
+runsh=$top/build/vm/run.sh.$$
+cp "$top/scripts/vm/run.sh" "$runsh"
+trap 'rm -f "$runsh"' EXIT
 rc=0
 set -o pipefail	# a harness failure (timeout, panic) counts as well as a failed run
 # run.sh's own lines (how busy the host was, how long it took) go to
 # vm.log too: the report states them.
-"$top/scripts/vm/run.sh" --kver "$kver" --timeout "$secs" --out "$out" guest/bench plan.txt \
+"$runsh" --kver "$kver" --timeout "$secs" --out "$out" guest/bench plan.txt \
 	2> >(tee -a "$out/vm.log" >&2) |
 	(cd "$top/scripts/bench" && "$py" progress.py "$out/plan.txt" "$out/bench.tap") || rc=$?
 (cd "$top/scripts/bench" && "$py" report.py "$out")

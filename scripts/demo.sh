@@ -31,9 +31,17 @@ import scenarios
 print('\n'.join(scenarios.demo_plan(${DEMO_SECS:-8})))") > "$out/plan.txt"
 
 echo "demo: booting the VM ($kver, QEMU); cubic, cdg (ours) and cdg (in-tree), ${DEMO_SECS:-8} s each"
+# run.sh from a copy: bash reads a script while it runs it, and in a tree
+# where others work the harness may be edited during a 25-minute run (it
+# was, twice: its last lines failed with a syntax error).  build/vm/ is two
+# levels below the top, as scripts/vm/ is, so the copy finds the tree.
+mkdir -p "$top/build/vm"
+runsh=$top/build/vm/run.sh.$$
+cp "$top/scripts/vm/run.sh" "$runsh"
+trap 'rm -f "$runsh"' EXIT
 rc=0
 set -o pipefail
-"$top/scripts/vm/run.sh" --kver "$kver" --timeout 300 --out "$out" guest/bench plan.txt \
+"$runsh" --kver "$kver" --timeout 300 --out "$out" guest/bench plan.txt \
 	2> >(tee -a "$out/vm.log" | grep --line-buffered -E 'busy|waiting|WARNING|run.sh:.*status' >&2) |
 	(cd "$top/scripts/bench" && "$py" progress.py "$out/plan.txt" "$out/bench.tap") || rc=$?
 set +o pipefail
