@@ -179,9 +179,9 @@ tcq() {
 
 # run_one LINE: everything of one plan line; returns non-zero on failure.
 run_one() {
-	local id= module=any load= params= rate=100 buf=1000 loss=0 rtt1=20 rtt2=20
-	local dur=8 flows= short= trace=0 kv k v dir i f cc snd start len port
-	local pids=() t0 t1 spid ppid fpid rc=0 goodput= n
+	local id='' module=any load='' params='' rate=100 buf=1000 loss=0 rtt1=20 rtt2=20
+	local dur=8 flows='' short='' trace=0 kv k v dir i f cc snd start len
+	local pids=() t0 t1 spid ppid fpid rc=0 goodput='' n
 	for kv in $1; do
 		k=${kv%%=*} v=${kv#*=}
 		case $k in
@@ -278,6 +278,7 @@ run_one() {
 	if [ -n "$short" ]; then
 		cc=${flows%%@*}
 		(
+			# shellcheck disable=SC2206 # sizes are plain numbers
 			local sizes=(${short//,/ }) k=0 stop=$(( ${t0/./} + (${dur%.*} - 1) * 1000000 ))
 			sleep 1.5
 			while [ "${EPOCHREALTIME/./}" -lt "$stop" ]; do
