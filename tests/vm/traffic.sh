@@ -2,11 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-exclusive: measures goodput and RTT
 #
-# What CDG is for, IPv4 and IPv6: a 100 Mbit/s bottleneck with 20 ms of
+# What CDG is for, IPv4 and IPv6: a 50 Mbit/s bottleneck with 20 ms of
 # delay and a deep buffer (netem on the client's egress: delay 20ms rate
-# 100mbit limit 1000; the BDP is 100 Mbit/s x 20 ms = 250 KB = ~167
-# packets, and the limit, which also counts the ~167 packets in netem's
-# delay line, leaves ~830 packets = ~100 ms of queue: 5 BDP).
+# 50mbit limit 1000; the BDP is 50 Mbit/s x 20 ms = 125 KB = ~83 packets,
+# and the limit, which also counts the ~83 packets in netem's delay line,
+# leaves ~917 packets = ~220 ms of queue: 11 BDP).
+#
+# Why 50 and not 100 Mbit/s: a TCG guest on a slow or shared host sends
+# at most ~90 Mbit/s through veth, so at 100 Mbit/s the sender's CPU, not
+# the link, was the bottleneck and no queue formed (CI: cubic 89.5 Mbit/s,
+# no drop, median RTT 25-38 ms).  At 50 Mbit/s the link is the bottleneck
+# with a factor of two to spare.
 #
 # A bulk transfer with cubic fills that buffer; with cdg the RTT measured
 # during the transfer (srtt of the data socket, sampled every 50 ms through
@@ -25,18 +31,19 @@
 #
 # The assertions, with margins chosen from repeated runs (see the commit
 # that set them), failing figures on a busy host become SKIPs (perf_check):
-#   cubic goodput    > 60 Mbit/s          the link works at all
+#   cubic goodput    > 60 % of the link   the link works at all
 #   cubic median RTT > 2 x 20 ms          the scenario really has a queue
 #   cdg median RTT   < 0.5 x cubic's      cdg keeps it short ...
 #   cdg median RTT   < 2 x 20 ms          ... near the base RTT
-#   cdg goodput      > 30 Mbit/s          without giving up the link
+#   cdg goodput      > 30 % of the link   without giving up the link
 . "$(dirname "$0")/lib.sh"
 
 secs=${1:-8}
 DELAY_MS=20
+RATE_MBIT=50
 cdg_load_ours
 ns_pair
-netem_bottleneck ${DELAY_MS}ms 100mbit 1000
+netem_bottleneck ${DELAY_MS}ms ${RATE_MBIT}mbit 1000
 diag "bottleneck: $(nsx "$NS_C" tc qdisc show dev veth_c)"
 hystart=/sys/module/tcp_cubic/parameters/hystart
 if [ -w "$hystart" ]; then
@@ -57,13 +64,15 @@ for fam in 4 6; do
 
 	tap_eq "IPv$fam: the cubic transfer ran cubic" "$cu_cc" cubic
 	tap_eq "IPv$fam: the cdg transfer ran cdg" "$cd_cc" cdg
-	perf_check "IPv$fam: cubic goodput $cu_gp Mbit/s > 60" "$cu_gp > 60"
+	perf_check "IPv$fam: cubic goodput $cu_gp Mbit/s > $((RATE_MBIT * 6 / 10)) (60 % of the link)" \
+		"$cu_gp > 0.6 * $RATE_MBIT"
 	perf_check "IPv$fam: cubic fills the queue: median RTT $cu_rtt ms > $((2 * DELAY_MS)) ms" \
 		"$cu_rtt > 2 * $DELAY_MS"
 	perf_check "IPv$fam: cdg median RTT $cd_rtt ms < half of cubic's ($cu_rtt ms)" \
 		"$cd_rtt < 0.5 * $cu_rtt"
 	perf_check "IPv$fam: cdg median RTT $cd_rtt ms < $((2 * DELAY_MS)) ms" \
 		"$cd_rtt < 2 * $DELAY_MS"
-	perf_check "IPv$fam: cdg goodput $cd_gp Mbit/s > 30 (30 % of the link)" "$cd_gp > 30"
+	perf_check "IPv$fam: cdg goodput $cd_gp Mbit/s > $((RATE_MBIT * 3 / 10)) (30 % of the link)" \
+		"$cd_gp > 0.3 * $RATE_MBIT"
 done
 tap_end
