@@ -404,3 +404,11 @@ fcmp() { awk "BEGIN { exit !($1) }"; }
 
 # Median of the arguments.
 median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+# Active objects in slab cache $1 (/proc/slabinfo).  With window=256 a ring
+# is 256 x 8 bytes, one kmalloc-2k object: the stress tests count rings so.
+slab_active() { awk -v c="$1" '$1 == c { print $2 }' /proc/slabinfo; }
+
+# Counter $2 (Sockets, RingAllocFail, ...) of /proc/net/stat/tcp_cdg as
+# seen from namespace $1 (the counters are per network namespace).
+cdg_counter() { nsx "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/stat/tcp_cdg; }

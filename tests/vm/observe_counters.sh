@@ -26,7 +26,6 @@ ns_pair
 netem_bottleneck 20ms 100mbit 1000
 cleanup_add "echo 0 > $T/events/tcp_cdg/enable"
 
-ctr() { nsx "$1" awk -v k="$2" '$1 == k { print $2 }' $stat_file; }
 tap_eq "a new namespace starts at zero" \
 	"$(nsx "$NS_C" awk '{ s += $2 } END { print s + 0 }' $stat_file)" 0
 
@@ -74,7 +73,7 @@ check RingAllocFail 0 "no allocation failure without fault injection"
 # The server applies iperf3's -C to its end too, but only receives: it has
 # a cdg socket and no RTT rounds.  Its counters are its own.
 tap_eq "the server's namespace: one cdg socket, no rounds, no backoffs" \
-	"$(ctr "$NS_S" Sockets)/$(ctr "$NS_S" Rounds)/$(ctr "$NS_S" Backoffs)" "1/0/0"
+	"$(cdg_counter "$NS_S" Sockets)/$(cdg_counter "$NS_S" Rounds)/$(cdg_counter "$NS_S" Backoffs)" "1/0/0"
 tap_eq "the initial namespace counted nothing" \
 	"$(tr "\n" " " < $stat_file)" "$init0"
 

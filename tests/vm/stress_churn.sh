@@ -24,9 +24,7 @@ cleanup_add "kill $!"
 wait_listen "$NS_S" 5001
 wait_listen "$NS_S" 5002
 
-slab2k() { awk '$1 == "kmalloc-2k" { print $2 }' /proc/slabinfo; }
-ctr() { nsx "$NS_C" awk -v k="$1" '$1 == k { print $2 }' /proc/net/stat/tcp_cdg; }
-base=$(slab2k)
+base=$(slab_active kmalloc-2k)
 
 # Four clients at once: both vCPUs busy, half the wall time of one.  Wait
 # for the clients only: a bare wait would also wait for the servers.
@@ -41,10 +39,10 @@ out=$(cat /tmp/short.[1-4])
 diag "short: $out"
 tap_eq "$shorts short connections, no error" \
 	"$(echo "$out" | awk '{ d += $4; e += $6 } END { print d "/" e }')" "$shorts/0"
-tap_eq "Sockets counter: one init per connection" "$(ctr Sockets)" "$shorts"
+tap_eq "Sockets counter: one init per connection" "$(cdg_counter "$NS_C" Sockets)" "$shorts"
 
 netem_bottleneck 10ms 100mbit 1000
-s0=$(ctr Sockets)
+s0=$(cdg_counter "$NS_C" Sockets)
 out=$(nsx "$NS_C" churn bulk "$ADDR_S" 5002 50 10 cdg 50) || true
 diag "switch: $out"
 tap_eq "50 switching connections, no error" "$(echo "$out" | awk '{ print $2 "/" $NF }')" "50/0"
@@ -53,10 +51,10 @@ to_cc=$(echo "$out" | awk '{ print $12 }')
 if [ "${to_cc:-0}" -ge 1000 ]; then tap_ok "$to_cc switches back to cdg"
 else tap_fail "only ${to_cc:-0} switches back to cdg, want >= 1000"; fi
 tap_eq "Sockets counter: one init per connection and per switch to cdg" \
-	"$(( $(ctr Sockets) - s0 ))" "$((50 + to_cc))"
+	"$(( $(cdg_counter "$NS_C" Sockets) - s0 ))" "$((50 + to_cc))"
 
 sleep 3
-after=$(slab2k)
+after=$(slab_active kmalloc-2k)
 diag "kmalloc-2k: baseline $base, after $after"
 if [ "$after" -le $((base + 100)) ]; then
 	tap_ok "kmalloc-2k back to baseline ($base -> $after)"

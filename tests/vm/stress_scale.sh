@@ -21,7 +21,6 @@ nsx "$NS_S" churn serve 5001 &
 cleanup_add "kill $!"
 wait_listen "$NS_S" 5001
 
-slab2k() { awk '$1 == "kmalloc-2k" { print $2 }' /proc/slabinfo; }
 settle() {	# until no full socket is left (orphans drain their data)
 	local i
 	for i in $(seq 1 120); do
@@ -31,13 +30,12 @@ settle() {	# until no full socket is left (orphans drain their data)
 	diag "sockets left: $(ss -N "$NS_C" -Htan | awk '{ print $1 }' | sort | uniq -c | tr '\n' ' ')"
 	sleep 2
 }
-ctr() { nsx "$NS_C" awk -v k="$1" '$1 == k { print $2 }' /proc/net/stat/tcp_cdg; }
 
-base=$(slab2k)
+base=$(slab_active kmalloc-2k)
 nsx "$NS_C" churn bulk "$ADDR_S" 5001 "$conns" "$secs" cdg > /tmp/scale.out &
 client=$!
 sleep $((secs / 2))
-mid=$(slab2k)
+mid=$(slab_active kmalloc-2k)
 live=$(ss -N "$NS_C" -Htin state established "dport = :5001" | grep -c ' cdg ' || true)
 wait "$client" || true
 out=$(cat /tmp/scale.out)
@@ -49,15 +47,15 @@ tap_eq "$conns connections, no error" \
 tap_eq "every connection made progress" \
 	"$(echo "$out" | awk '{ print $4 }')" "$conns"
 tap_eq "ss sees $conns established cdg sockets mid-run" "$live" "$conns"
-tap_eq "Sockets counter: $conns" "$(ctr Sockets)" "$conns"
-tap_eq "RingAllocFail: 0" "$(ctr RingAllocFail)" 0
+tap_eq "Sockets counter: $conns" "$(cdg_counter "$NS_C" Sockets)" "$conns"
+tap_eq "RingAllocFail: 0" "$(cdg_counter "$NS_C" RingAllocFail)" 0
 if [ "$((mid - base))" -ge $((conns * 9 / 10)) ]; then
 	tap_ok "kmalloc-2k grew by $((mid - base)) objects: one ring per socket"
 else
 	tap_fail "kmalloc-2k grew by $((mid - base)) objects, want >= $((conns * 9 / 10))"
 fi
 settle
-after=$(slab2k)
+after=$(slab_active kmalloc-2k)
 diag "kmalloc-2k after close: $after"
 # Other 2 KiB users (skb heads, ...) move by a few dozen objects.
 if [ "$after" -le $((base + 100)) ]; then
