@@ -14,6 +14,9 @@
 #            # cdg-start TEST       the test is about to run
 #            # cdg-error REASON     the harness inside the guest failed
 #            # cdg-bad LINE         a kernel log line that fails the test
+#                                   (or a kmemleak report, on a kernel
+#                                   that has kmemleak)
+#            # cdg-kmemleak N       objects kmemleak found unreferenced
 #            # cdg-exit RC          the test's exit status; nothing follows
 #
 # The per-run settings come from /etc/cdg-run, a small cpio archive run.sh
@@ -81,6 +84,15 @@ fi
 # Kernel log lines that fail any test, wherever they come from.  Only what
 # is logged after the mark counts: boot messages are not the test's.
 bad_re='WARNING|BUG|Oops|KASAN|UBSAN|general protection|[Ss][Ll][Aa][Bb]|Call Trace|Kernel panic|refcount_t|list_(add|del) corruption|double free|use-after-free|Poison overwritten|Redzone|soft lockup|hung_task|stalls on CPU'
+# A kmemleak kernel (scripts/debug-kernel.sh): what boot left unreferenced
+# is not the test's, so it is scanned and forgotten now; after the test a
+# new scan reports what the test left behind.
+kml=/sys/kernel/debug/kmemleak
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+if [ -w "$kml" ]; then
+	echo scan > "$kml"
+	echo clear > "$kml"
+fi
 mark="cdg-vm: start of test $CDG_TEST"
 echo "$mark" >/dev/kmsg
 
@@ -123,5 +135,16 @@ done
 
 dmesg | sed -n "/$mark/,\$p" | grep -E "$bad_re" | head -n 20 |
 	while IFS= read -r line; do tap "# cdg-bad $line"; done
+
+if [ -w "$kml" ]; then
+	# kmemleak reports only objects older than 5 s; the second scan
+	# catches pointers that were in flight during the first.
+	sleep 6
+	echo scan > "$kml"
+	echo scan > "$kml"
+	n=$(grep -c '^unreferenced object' "$kml")
+	tap "# cdg-kmemleak $n unreferenced object(s) after the test"
+	head -n 40 "$kml" | while IFS= read -r line; do tap "# cdg-bad kmemleak: $line"; done
+fi
 
 finish "$rc"

@@ -24,6 +24,10 @@
 #                             the depmod tree: only an explicit insmod loads it
 #   /opt/cdg/tcp_cdg.ko       ours, from build/KVER/tcp_cdg.ko (`make ko`)
 #   /tests/vm/                the VM tests and lib.sh
+#
+# With CDG_KROOT=DIR the kernel's modules come from DIR/lib/modules/KVER (a
+# kernel not installed on the host, such as scripts/debug-kernel.sh's); such
+# a kernel may lack the in-tree tcp_cdg, and the tests that need it skip.
 set -eu
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
@@ -31,7 +35,8 @@ die() { echo "mkinitramfs: $*" >&2; exit 1; }
 [ $# -eq 1 ] || die "usage: $0 KVER"
 kver=$1
 top=$(cd "$(dirname "$0")/../.." && pwd)
-moddir=/lib/modules/$kver
+kroot=${CDG_KROOT:-}
+moddir=$kroot/lib/modules/$kver
 ko=$top/build/$kver/tcp_cdg.ko
 out=$top/build/vm/$kver
 img=$out/initramfs.cpio.gz
@@ -100,12 +105,12 @@ mods="veth sch_netem sch_tbf tun tcp_bbr tcp_vegas tcp_diag inet_diag virtio_pci
 for m in $mods; do
 	while read -r cmd path _; do
 		[ "$cmd" = insmod ] || continue
-		add "$path" "/usr$path"
-	done < <(modprobe -S "$kver" --show-depends "$m" 2>/dev/null ||
+		add "$path" "/usr${path#"$kroot"}"
+	done < <(modprobe -d "${kroot:-/}" -S "$kver" --show-depends "$m" 2>/dev/null ||
 		 echo "mkinitramfs: no module $m for $kver" >&2)
 done
 for f in modules.order modules.builtin modules.builtin.modinfo; do
-	[ -f "$moddir/$f" ] && add "$moddir/$f" "/usr$moddir/$f"
+	[ -f "$moddir/$f" ] && add "$moddir/$f" "/usr/lib/modules/$kver/$f"
 done
 
 # The reference is the kernel package's own module, under kernel/: not
@@ -114,8 +119,13 @@ done
 # not in modules.dep: DKMS rewrites that (and may set the in-tree module
 # aside while ours is installed).
 intree=$(find "$moddir/kernel" -name 'tcp_cdg.ko*' -type f 2>/dev/null | sort | head -n 1)
-[ -n "$intree" ] || die "Debian's $kver has no kernel/.../tcp_cdg.ko* (the reference)"
-add "$intree" "/usr/lib/modules/intree/$(basename "$intree")"
+if [ -n "$intree" ]; then
+	add "$intree" "/usr/lib/modules/intree/$(basename "$intree")"
+elif [ -n "$kroot" ]; then
+	echo "mkinitramfs: $kver has no in-tree tcp_cdg: the tests that compare with it skip" >&2
+else
+	die "Debian's $kver has no kernel/.../tcp_cdg.ko* (the reference)"
+fi
 
 add "$ko" /opt/cdg/tcp_cdg.ko
 for helper in "${helpers[@]}"; do
@@ -129,7 +139,7 @@ done
 
 # --- cache check ---------------------------------------------------------------
 hash=$({
-	echo "$kver"
+	echo "$kver $kroot"
 	sha256sum "$0"
 	for e in "${files[@]}"; do
 		printf '%s\n' "$e"

@@ -24,6 +24,14 @@
 #                --env CDG_KO=/lib/modules/intree/tcp_cdg.ko.xz makes the
 #                tests treat the in-tree module as ours, which must fail.
 #
+# Environment:
+#   CDG_KROOT=DIR          boot DIR/boot/vmlinuz-K with the modules of
+#                          DIR/lib/modules/K (a kernel that is not installed
+#                          on the host: scripts/debug-kernel.sh's)
+#   CDG_VM_TIMEOUT_SCALE=N multiply every timeout by N (a KASAN kernel under
+#                          TCG runs the same test several times slower)
+#   CDG_VM_MEM=MiB         guest memory (default 1024)
+#
 # Never hangs.  Every failure of the harness itself becomes one TAP line,
 #   not ok N - TEST: <reason> (console log: PATH)
 # with N one past the last number the test printed.  Reasons: the test ran
@@ -69,7 +77,10 @@ timeout=300
 timeout_given=0
 outdir=
 smp=2
-mem=1024
+mem=${CDG_VM_MEM:-1024}
+kroot=${CDG_KROOT:-}
+tscale=${CDG_VM_TIMEOUT_SCALE:-1}
+[[ $tscale =~ ^[1-9][0-9]*$ ]] || die "CDG_VM_TIMEOUT_SCALE must be a positive integer"
 envs=()
 boot_timeout=90	# seconds from QEMU start to /init's first line
 
@@ -97,14 +108,15 @@ if [ "$timeout_given" = 0 ]; then
 	[ -z "$t_hdr" ] || timeout=$t_hdr
 fi
 [[ $timeout =~ ^[0-9]+$ ]] && [ "$timeout" -ge 30 ] || die "--timeout must be >= 30 s"
+timeout=$((timeout * tscale)) boot_timeout=$((boot_timeout * tscale))
 
 if [ -z "$kver" ]; then
-	for v in $(ls /boot | sed -n 's/^vmlinuz-//p' | sort -V); do
+	for v in $(ls "$kroot/boot" | sed -n 's/^vmlinuz-//p' | sort -V); do
 		[ -f "$top/build/$v/tcp_cdg.ko" ] && kver=$v
 	done
 	[ -n "$kver" ] || die "no kernel with both /boot/vmlinuz-K and build/K/tcp_cdg.ko: run make ko"
 fi
-vmlinuz=/boot/vmlinuz-$kver
+vmlinuz=$kroot/boot/vmlinuz-$kver
 [ -r "$vmlinuz" ] || die "no $vmlinuz"
 
 vmdir=$top/build/vm/$kver

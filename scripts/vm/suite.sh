@@ -13,6 +13,9 @@
 # machine's two cores with another guest (run.sh's VM lock also makes sure
 # of that across checkouts).
 #
+# CDG_KROOT=DIR takes the kernels from DIR/boot and DIR/lib/modules instead
+# (see run.sh); their headers are DIR/lib/modules/K/build.
+#
 # stdout carries only TAP result lines and "# " comments, so that
 # scripts/check.sh can count ok / not ok / # SKIP; build output goes to
 # stderr.  A kernel whose module does not build gets one "not ok" for the
@@ -24,6 +27,7 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+kroot=${CDG_KROOT:-}
 kvers=()
 tests=()
 while [ $# -gt 0 ]; do
@@ -35,9 +39,9 @@ while [ $# -gt 0 ]; do
 done
 
 if [ ${#kvers[@]} -eq 0 ]; then
-	for d in /lib/modules/*/build; do
+	for d in "$kroot"/lib/modules/*/build; do
 		k=$(basename "$(dirname "$d")")
-		[ -e "$d/Makefile" ] && [ -r "/boot/vmlinuz-$k" ] && kvers+=("$k")
+		[ -e "$d/Makefile" ] && [ -r "$kroot/boot/vmlinuz-$k" ] && kvers+=("$k")
 	done
 	if [ ${#kvers[@]} -eq 0 ]; then
 		echo "not ok 1 - check-vm: no kernel with both headers and /boot/vmlinuz (scripts/deps.sh)"
@@ -61,7 +65,8 @@ t_all=$SECONDS
 for k in "${kvers[@]}"; do
 	t_k=$SECONDS
 	echo "# === kernel $k: ${#tests[@]} test(s) ==="
-	if ! make -C "$top" --no-print-directory ko KVER="$k" >&2; then
+	if ! make -C "$top" --no-print-directory ko KVER="$k" \
+		KDIR="$kroot/lib/modules/$k/build" >&2; then
 		echo "not ok 1 - check-vm: make ko KVER=$k failed (its tests did not run)"
 		failed=1
 		summary+=("$k: build failed")
