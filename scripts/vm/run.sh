@@ -109,6 +109,8 @@ if [ "$timeout_given" = 0 ]; then
 fi
 [[ $timeout =~ ^[0-9]+$ ]] && [ "$timeout" -ge 30 ] || die "--timeout must be >= 30 s"
 timeout=$((timeout * tscale)) boot_timeout=$((boot_timeout * tscale))
+# lib.sh stretches its own waits (unload, listen, established) by as much.
+envs+=("CDG_VM_TIMEOUT_SCALE=$tscale")
 
 if [ -z "$kver" ]; then
 	for v in $(ls "$kroot/boot" | sed -n 's/^vmlinuz-//p' | sort -V); do

@@ -139,7 +139,8 @@ dmesg_since() { dmesg | sed -n "/cdg-test: mark $_kmsg_seq\$/,\$p" | sed 1d; }
 # Both can be overridden (run.sh --env CDG_KO=...), e.g. to check that the
 # tests fail when "ours" is really the in-tree module.
 CDG_KO=${CDG_KO:-/opt/cdg/tcp_cdg.ko}
-CDG_INTREE=${CDG_INTREE:-$(ls /lib/modules/intree/tcp_cdg.ko* 2>/dev/null | head -n 1)}
+# A kernel without the in-tree module (make check-debug's) leaves it empty.
+CDG_INTREE=${CDG_INTREE:-$(ls /lib/modules/intree/tcp_cdg.ko* 2>/dev/null | head -n 1 || true)}
 CDG_SYS=/sys/module/tcp_cdg
 CDG_PARAMS=$CDG_SYS/parameters
 # Our version, from the .ko itself (dkms.conf is the one place it is named).
@@ -158,11 +159,14 @@ cdg_which() {
 	fi
 }
 
+# run.sh's CDG_VM_TIMEOUT_SCALE (a slow debug kernel) stretches the waits.
+_wait_scale=${CDG_VM_TIMEOUT_SCALE:-1}
+
 # Unload whichever tcp_cdg is loaded.  Sockets that are closing still hold a
-# reference for a moment, so retry for up to 5 s.
+# reference for a moment, so retry for up to 5 s (times _wait_scale).
 cdg_unload() {
 	local i
-	for i in $(seq 1 50); do
+	for i in $(seq 1 $((50 * _wait_scale))); do
 		[ -d "$CDG_SYS" ] || return 0
 		rmmod tcp_cdg 2>/dev/null && return 0
 		sleep 0.1
@@ -237,7 +241,7 @@ ns_pair() {
 # Until both ends carry traffic: a veth is "up" a little after `link set up`.
 ns_wait_up() {
 	local i
-	for i in $(seq 1 50); do
+	for i in $(seq 1 $((50 * _wait_scale))); do
 		nsx "$NS_C" ping -c 1 -W 1 "$ADDR_S" >/dev/null 2>&1 &&
 			nsx "$NS_C" ping -6 -c 1 -W 1 "$ADDR6_S" >/dev/null 2>&1 &&
 			return 0
@@ -277,7 +281,7 @@ netem_drops() { nsx "$NS_C" tc -s qdisc show dev veth_c | awk '/dropped/ { gsub(
 # Wait until something listens on TCP port $2 in namespace $1.
 wait_listen() {
 	local i
-	for i in $(seq 1 100); do
+	for i in $(seq 1 $((100 * _wait_scale))); do
 		ss -N "$1" -Htln "sport = :$2" | grep -q . && return 0
 		sleep 0.05
 	done
@@ -289,7 +293,7 @@ wait_listen() {
 # the ss FILTER in namespace NS (up to 10 s).
 wait_established() {
 	local i
-	for i in $(seq 1 100); do
+	for i in $(seq 1 $((100 * _wait_scale))); do
 		ss -N "$1" -Htn state established "$2" | grep -q . && return 0
 		sleep 0.1
 	done
