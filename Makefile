@@ -44,7 +44,7 @@ endif
 MOD_SRCS := tcp_cdg.c Kbuild dkms.conf $(wildcard include/*.h)
 BUILD_DIR = $(SRC)/build/$(or $(KVER),$(KREL))
 
-.PHONY: all modules ko clean headers-check
+.PHONY: all modules ko clean distclean headers-check
 all: modules
 
 headers-check:
@@ -73,7 +73,7 @@ unit:
 	@$(MAKE) -s -C $(SRC)/tests/unit
 
 # The project's user targets; the work is in scripts/.
-.PHONY: check check-vm demo bench bench-trace
+.PHONY: check check-vm check-debug demo bench bench-trace
 check:
 	$(SRC)/scripts/check.sh
 
@@ -82,6 +82,11 @@ check:
 # kernel that has headers and a /boot/vmlinuz.
 check-vm:
 	@$(SRC)/scripts/vm/suite.sh $(if $(KVER_GIVEN),--kver $(KVER_GIVEN)) $(T)
+
+# The VM suite on a KASAN/KMEMLEAK/UBSAN/lockdep/failslab kernel built from
+# Debian's linux-source (cached in build/debug-kernel/): make check-debug [T=].
+check-debug:
+	@T="$(T)" $(SRC)/scripts/check-debug.sh
 
 demo:
 	$(SRC)/scripts/demo.sh
@@ -131,8 +136,13 @@ deb:
 check-pkg:
 	$(SRC)/scripts/check-pkg.sh
 
+# clean keeps the debug kernel (build/debug-kernel: a long build);
+# distclean removes it too.
 clean:
 	-[ ! -e "$(KDIR)/Makefile" ] || $(MAKE) -C $(KDIR) M=$(SRC) clean
+	find build -mindepth 1 -maxdepth 1 ! -name debug-kernel -exec rm -rf {} + 2>/dev/null || true
+
+distclean: clean
 	rm -rf build
 
 endif
