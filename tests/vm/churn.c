@@ -174,6 +174,30 @@ static int shortconns(const char *ip, const char *port, long count,
 	return errors ? 1 : 0;
 }
 
+/*
+ * With CHURN_FAIL_SWITCHES=1 in the environment, bulk marks itself for fault
+ * injection (/proc/self/make-it-fail, failslab's task-filter) only while it
+ * switches congestion control: the allocations a switch makes, among them
+ * cdg's ring, are the ones failslab may fail; connect and send are spared.
+ */
+static void make_it_fail(int on)
+{
+	static int wanted = -1;
+	int fd;
+
+	if (wanted < 0) {
+		const char *e = getenv("CHURN_FAIL_SWITCHES");
+
+		wanted = e && !strcmp(e, "1");
+	}
+	if (!wanted)
+		return;
+	fd = open("/proc/self/make-it-fail", O_WRONLY);
+	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1)
+		die("/proc/self/make-it-fail");
+	close(fd);
+}
+
 static int bulk(const char *ip, const char *port, long count, long secs,
 		const char *cc, long switch_ms)
 {
@@ -224,6 +248,7 @@ static int bulk(const char *ip, const char *port, long count, long secs,
 		if (switch_ms && now() >= next_switch) {
 			const char *to = (phase ^= 1) ? "cubic" : cc;
 
+			make_it_fail(1);
 			for (i = 0; i < count; i++) {
 				if (pfd[i].fd < 0)
 					continue;
@@ -236,6 +261,7 @@ static int bulk(const char *ip, const char *port, long count, long secs,
 					to_cc += !phase;
 				}
 			}
+			make_it_fail(0);
 			next_switch += switch_ms / 1000.0;
 		}
 	}
