@@ -23,6 +23,7 @@ ns_pair
 # Active objects of the small kmalloc caches the ring comes from (8 x 8
 # bytes by default, up to 256 x 8 = 2 KB).
 kmalloc_active() {
+	slab_shrink kmalloc-64 kmalloc-128 kmalloc-256 kmalloc-512 kmalloc-1k kmalloc-2k
 	awk '$1 ~ /^kmalloc-(64|128|256|512|1k|2k)$/ { n += $2 } END { print n + 0 }' /proc/slabinfo
 }
 

@@ -32,7 +32,8 @@ cc_of() {
 	nsx "$NS_S" iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
 	srv=$!
 	wait_listen "$NS_S" "$port"
-	nsx "$NS_C" iperf3 -c "$dst" -p "$port" -t 2 >/dev/null 2>&1 &
+	# Long enough to outlast the waits on a slow (debug) kernel.
+	nsx "$NS_C" iperf3 -c "$dst" -p "$port" -t $((2 * _wait_scale)) >/dev/null 2>&1 &
 	cli=$!
 	wait_established "$NS_C" "dport = :$port"
 	sleep 1

@@ -48,8 +48,12 @@ diag "switch: $out"
 tap_eq "50 switching connections, no error" "$(echo "$out" | awk '{ print $2 "/" $NF }')" "50/0"
 tap_eq "every switching connection made progress" "$(echo "$out" | awk '{ print $4 }')" 50
 to_cc=$(echo "$out" | awk '{ print $12 }')
-if [ "${to_cc:-0}" -ge 1000 ]; then tap_ok "$to_cc switches back to cdg"
-else tap_fail "only ${to_cc:-0} switches back to cdg, want >= 1000"; fi
+# Every connection went cdg -> cubic -> cdg at least once; how many more
+# times depends on the machine's speed (5000 switches back on Debian's
+# kernel here, 100 under KASAN): a figure, not a rule.
+if [ "${to_cc:-0}" -ge 50 ]; then tap_ok "$to_cc switches back to cdg (>= 50)"
+else tap_fail "only ${to_cc:-0} switches back to cdg, want >= 50"; fi
+perf_check "$to_cc switches back to cdg in 10 s, >= 1000" "${to_cc:-0} >= 1000"
 tap_eq "Sockets counter: one init per connection and per switch to cdg" \
 	"$(( $(cdg_counter "$NS_C" Sockets) - s0 ))" "$((50 + to_cc))"
 
