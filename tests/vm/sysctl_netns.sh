@@ -63,7 +63,7 @@ tap_eq "new socket in the initial namespace starts with cubic" "$(cc_sockopt get
 nsx "$NS_S" iperf3 -s -1 -p $port >/dev/null 2>&1 &
 srv=$!
 wait_listen "$NS_S" $port
-nsx "$NS_C" iperf3 -c "$ADDR_S" -p $port -t 4 >/dev/null 2>&1 &
+nsx "$NS_C" iperf3 -c "$ADDR_S" -p $port -t $((4 * _wait_scale)) >/dev/null 2>&1 &
 cli=$!
 wait_established "$NS_C" "dport = :$port"
 sleep 1	# the data connection comes after the control one
