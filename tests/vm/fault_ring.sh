@@ -32,9 +32,7 @@ F=/sys/kernel/debug/failslab
 cdg_load_ours window=256
 ns_pair
 netem_bottleneck 10ms 100mbit 1000
-nsx "$NS_S" churn serve 5001 &
-cleanup_add "kill $!"
-wait_listen "$NS_S" 5001
+churn_server 5001
 
 # Quiet: verbose failslab prints a stack per failure, which would read as
 # a kernel warning.

@@ -434,3 +434,38 @@ slab_active() {
 # Counter $2 (Sockets, RingAllocFail, ...) of /proc/net/stat/tcp_cdg as
 # seen from namespace $1 (the counters are per network namespace).
 cdg_counter() { nsx "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/stat/tcp_cdg; }
+
+# churn_server PORT [CLOSE_AFTER]: tests/vm/churn.c's sink in $NS_S, killed
+# at exit; returns once it listens.
+churn_server() {
+	nsx "$NS_S" churn serve "$@" &
+	cleanup_add "kill $!"
+	wait_listen "$NS_S" "$1"
+}
+
+# ns_wait_closed NS [SECONDS]: until NS has no connected socket left but
+# TIME-WAIT ones (orphans drain their data first); up to SECONDS (default
+# 20) times _wait_scale.
+ns_wait_closed() {
+	local i
+	for i in $(seq 1 $((${2:-20} * 5 * _wait_scale))); do
+		[ "$(ss -N "$1" -Htn state connected | grep -vc TIME-WAIT)" -eq 0 ] && return 0
+		sleep 0.2
+	done
+	echo "ns_wait_closed: sockets still open in $1" >&2
+	return 1
+}
+
+# tap_slab_back NAME CACHE BASE: ok if CACHE holds at most 100 objects more
+# than BASE (other users of the cache, skb heads and such, move by a few
+# dozen; a leaked ring per connection would be hundreds or thousands).
+tap_slab_back() {
+	local now
+	now=$(slab_active "$2")
+	diag "$2: baseline $3, now $now"
+	if [ "$now" -le $(($3 + 100)) ]; then
+		tap_ok "$1: $2 back to baseline ($3 -> $now)"
+	else
+		tap_fail "$1: $2 $now, baseline $3: leaked rings?"
+	fi
+}

@@ -18,10 +18,8 @@ ulimit -n 65536
 cdg_load_ours
 ns_pair
 netem_bottleneck 10ms 100mbit 1000
-nsx "$NS_S" churn serve 5001 &
-cleanup_add "kill $!"
+churn_server 5001
 cleanup_add "echo 0 > $T/events/tcp_cdg/enable"
-wait_listen "$NS_S" 5001
 
 netem() { ip netns exec "$NS_C" tc qdisc change dev veth_c root netem "$@"; }
 

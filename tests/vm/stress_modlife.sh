@@ -16,9 +16,7 @@ ulimit -n 65536
 cdg_load_ours
 ns_pair
 netem_bottleneck 10ms 100mbit 1000
-nsx "$NS_S" churn serve 5001 &
-cleanup_add "kill $!"
-wait_listen "$NS_S" 5001
+churn_server 5001
 
 nsx "$NS_C" churn bulk "$ADDR_S" 5001 20 "$secs" cdg > /tmp/bulk.out &
 client=$!
@@ -65,10 +63,7 @@ tap_eq "traffic survived: 20 connections progressed, no error" \
 	"$(echo "$out" | awk '{ print $4 "/" $NF }')" "20/0"
 
 # Unload right after the last connection is gone.
-for i in $(seq 1 100); do
-	[ "$(ss -N "$NS_C" -Htn state connected | grep -vc TIME-WAIT)" -eq 0 ] && break
-	sleep 0.2
-done
+ns_wait_closed "$NS_C" || true
 tap_cmd "unload right after the last connection closed" rmmod tcp_cdg
 
 tap_cmd "reload with window=32 backoff_beta=900 use_tolerance=1" \
@@ -78,9 +73,6 @@ tap_eq "reloaded parameters read back" \
 out=$(nsx "$NS_C" churn bulk "$ADDR_S" 5001 10 3 cdg) || true
 tap_eq "traffic after reload: 10 connections progressed, no error" \
 	"$(echo "$out" | awk '{ print $4 "/" $NF }')" "10/0"
-for i in $(seq 1 100); do
-	[ "$(ss -N "$NS_C" -Htn state connected | grep -vc TIME-WAIT)" -eq 0 ] && break
-	sleep 0.2
-done
+ns_wait_closed "$NS_C" || true
 tap_cmd "final unload" cdg_unload
 tap_end

@@ -17,16 +17,10 @@ ulimit -n 65536
 cdg_load_ours window=256
 ns_pair
 netem_bottleneck 10ms 100mbit 2000
-nsx "$NS_S" churn serve 5001 &
-cleanup_add "kill $!"
-wait_listen "$NS_S" 5001
+churn_server 5001
 
 settle() {	# until no full socket is left (orphans drain their data)
-	local i
-	for i in $(seq 1 120); do
-		[ "$(ss -N "$NS_C" -Htn state connected | grep -vc TIME-WAIT)" -eq 0 ] && break
-		sleep 0.5
-	done
+	ns_wait_closed "$NS_C" 60 || true
 	diag "sockets left: $(ss -N "$NS_C" -Htan | awk '{ print $1 }' | sort | uniq -c | tr '\n' ' ')"
 	sleep 2
 }
@@ -55,13 +49,6 @@ else
 	tap_fail "kmalloc-2k grew by $((mid - base)) objects, want >= $((conns * 9 / 10))"
 fi
 settle
-after=$(slab_active kmalloc-2k)
-diag "kmalloc-2k after close: $after"
-# Other 2 KiB users (skb heads, ...) move by a few dozen objects.
-if [ "$after" -le $((base + 100)) ]; then
-	tap_ok "kmalloc-2k back to baseline after close ($base -> $after)"
-else
-	tap_fail "kmalloc-2k $after after close, baseline $base: leaked rings?"
-fi
+tap_slab_back "after close" kmalloc-2k "$base"
 tap_cmd "rmmod after the last connection closed" cdg_unload
 tap_end
