@@ -72,6 +72,7 @@ static unsigned int use_ineff __read_mostly = 5;
 static bool use_shadow __read_mostly = true;
 static bool use_tolerance __read_mostly;
 static bool pacing __read_mostly;	/* opt-in, beyond the in-tree module */
+static bool backoff_drain __read_mostly;	/* opt-in, beyond the in-tree module */
 
 /*
  * Parameters are checked when they are set, at load and through sysfs.  At
@@ -174,6 +175,8 @@ module_param(use_tolerance, bool, 0644);
 MODULE_PARM_DESC(use_tolerance, "use loss tolerance heuristic");
 module_param(pacing, bool, 0644);
 MODULE_PARM_DESC(pacing, "ask TCP to pace new sockets (opt-in; 0 = as the in-tree module)");
+module_param(backoff_drain, bool, 0644);
+MODULE_PARM_DESC(backoff_drain, "size delay backoffs to drain the measured queue, no less than backoff_beta (opt-in; 0 = as the in-tree module)");
 
 /*
  * Counters, per network namespace, in /proc/net/stat/tcp_cdg: one
@@ -297,6 +300,7 @@ struct cdg {
 	u16 backoff_cnt;		/* backoffs in a row without effect */
 	u16 sample_cnt;			/* HyStart: ACKs in this round */
 	s32 delay_min;			/* HyStart: smallest round min RTT */
+	u32 base_rtt;			/* smallest round min RTT, us */
 	u32 last_ack;			/* HyStart: end of the ACK train */
 	u32 round_start;		/* HyStart: start of the ACK train */
 };
@@ -530,6 +534,7 @@ static bool cdg_round_end(struct sock *sk)
 				tp->snd_ssthresh, ca->shadow_wnd);
 	}
 
+	ca->base_rtt = min_not_zero(ca->base_rtt, (u32)max(ca->rtt.min, 0));
 	ca->rtt_seq = tp->snd_nxt;
 	ca->rtt_prev = ca->rtt;
 	ca->rtt.v64 = 0;
@@ -608,6 +613,32 @@ static u32 cdg_halve(struct sock *sk, u32 cwnd)
 	return max3(2U, ca->shadow_wnd, cwnd >> 1);
 }
 
+/*
+ * The window after a delay backoff: cwnd * backoff_beta, as in the paper.
+ *
+ * With backoff_drain (opt-in), no less than cwnd * base_rtt / min_rtt of
+ * the round that just ended: cwnd / min_rtt is the rate the path delivered,
+ * so that window is the path's BDP and removes the standing queue and no
+ * more.  A fixed beta of 0.7 on a short queue takes the window well below
+ * the BDP, and the link idles until additive increase wins it back.
+ * backoff_beta stays the floor (a loss-based flow's queue must not make us
+ * give up less than the paper would), and a backoff always gives up a
+ * segment, so the gradient can see it act.
+ */
+static u32 cdg_backoff_wnd(const struct cdg *ca, u32 cwnd)
+{
+	u32 wnd = ((u64)cwnd * READ_ONCE(backoff_beta)) >> CDG_BETA_SHIFT;
+	u32 round_min_us = max(ca->rtt_prev.min, 0);
+
+	if (READ_ONCE(backoff_drain) && ca->base_rtt && round_min_us) {
+		/* base_rtt <= round_min_us: the drain window is <= cwnd. */
+		u32 drain = div_u64((u64)cwnd * ca->base_rtt, round_min_us);
+
+		wnd = max(wnd, min(drain, cwnd - 1));
+	}
+	return max(2U, wnd);
+}
+
 static u32 cdg_ssthresh(struct sock *sk)
 {
 	struct cdg *ca = inet_csk_ca(sk);
@@ -616,8 +647,7 @@ static u32 cdg_ssthresh(struct sock *sk)
 	u32 ssthresh;
 
 	if (ca->state == CDG_BACKOFF) {
-		ssthresh = max_t(u32, 2U, ((u64)cwnd * READ_ONCE(backoff_beta)) >>
-					  CDG_BETA_SHIFT);
+		ssthresh = cdg_backoff_wnd(ca, cwnd);
 	} else if (ca->state == CDG_NONFULL && READ_ONCE(use_tolerance)) {
 		/* Loss while the gradients say the queue was not full. */
 		tolerated = true;

@@ -3,7 +3,8 @@
  * Window decisions (spec sections 9-11): ssthresh() in every state and
  * parameter combination against the spec's formula, undo_cwnd(), the
  * shadow window (growth, saturation, halving, application-limited clamp,
- * backoff), and both HyStart exits with their SNMP and /proc counters.
+ * backoff), both HyStart exits with their SNMP and /proc counters, and
+ * ours' opt-in backoff_drain.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,6 +369,69 @@ static void test_hystart(void)
 	params(&(struct t_params){ 0 });
 }
 
+/*
+ * backoff_drain (ours, opt-in): a delay backoff takes cwnd to
+ * cwnd * base_rtt / round min RTT, between cwnd * beta and cwnd - 1.
+ * Base 20 ms from the first round; the forced backoff comes in a round
+ * whose min RTT is `min_us`.
+ */
+static u32 drain_ssthresh(const char *drain, const char *beta, u32 cwnd,
+			  s32 min_us)
+{
+	struct t_params p = { .window = "1", .backoff_factor = "1000",
+			      .use_ineff = "0", .hystart_detect = "0",
+			      .backoff_beta = beta };
+	struct tsock s;
+	u32 ssthresh = 0;
+
+	params(&p);
+	if (shim_param_write("ours", "backoff_drain", drain))
+		return 0;
+	t_open(&s, impl, cwnd, 1);
+	t_round(&s, 20000, 21000);
+	s.rng.forced = true;
+	s.rng.forced_val = U32_MAX;
+	if (t_round(&s, min_us, min_us + 1000))
+		ssthresh = s.tp.snd_ssthresh;
+	t_close(&s);
+	shim_param_write("ours", "backoff_drain", "0");
+	params(&(struct t_params){ 0 });
+	return ssthresh;
+}
+
+static void test_drain(void)
+{
+	static const struct {
+		const char *drain, *beta;
+		u32 cwnd;
+		s32 min_us;
+		u32 want;
+		const char *why;
+	} c[] = {
+		{ "0", NULL, 100, 25000, 70, "off: cwnd * 724/1024, as in-tree" },
+		{ "1", NULL, 100, 25000, 80, "a 5 ms queue on 20 ms: cwnd * 20/25" },
+		{ "1", NULL, 100, 40000, 70, "a 20 ms queue: 0.5 < beta, beta wins" },
+		{ "1", NULL, 100, 20100, 99, "a 0.1 ms queue: at least one segment" },
+		{ "1", NULL, 2, 20100, 2, "never below 2" },
+		{ "1", "1024", 100, 25000, 100, "beta 1024 still means no decrease" },
+		{ "1", "0", 100, 25000, 80, "beta 0: the drain window alone" },
+		{ "1", NULL, 3000000, 21000, 2857142, "large cwnd: 64-bit product" },
+	};
+	unsigned int i;
+
+	if (impl != &impl_ours)
+		return;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		u32 got = drain_ssthresh(c[i].drain, c[i].beta, c[i].cwnd,
+					 c[i].min_us);
+
+		tap_ok(got == c[i].want,
+		       "ours backoff_drain=%s cwnd %u, round min %d us: ssthresh %u "
+		       "(want %u: %s)", c[i].drain, c[i].cwnd, c[i].min_us, got,
+		       c[i].want, c[i].why);
+	}
+}
+
 static void run_impl(const struct cdg_impl *which)
 {
 	impl = which;
@@ -375,6 +439,7 @@ static void run_impl(const struct cdg_impl *which)
 	test_undo();
 	test_shadow();
 	test_hystart();
+	test_drain();
 }
 
 int main(void)
