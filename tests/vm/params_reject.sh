@@ -91,8 +91,10 @@ use_ineff	abc
 use_shadow	abc
 use_tolerance	2x
 EOT
-# pacing, ours beyond the spec (a bool), if this build has it.
-[ -e "$CDG_PARAMS/pacing" ] && write_param pacing abc "ERR EINVAL"
+# pacing and backoff_drain, ours beyond the spec (bools), if this build has them.
+for p in pacing backoff_drain; do
+	[ ! -e "$CDG_PARAMS/$p" ] || write_param "$p" abc "ERR EINVAL"
+done
 
 # Good writes still work (so the rejections above are about the values),
 # and the boundaries are allowed at run time too.
