@@ -19,7 +19,8 @@ from scenarios import CCS, DESCRIPTION, parse_line, max_goodput
 COLOUR = {'cdg': 'tab:blue', 'cdg-intree': 'tab:cyan', 'cubic': 'tab:red',
           'reno': 'tab:orange', 'vegas': 'tab:green', 'bbr': 'tab:purple',
           'cdg-tol': 'tab:olive', 'cdg-scav': 'tab:gray',
-          'cdg-w16': 'tab:brown'}
+          'cdg-w16': 'tab:brown', 'cdg-drain': 'tab:pink',
+          'cdg-drain-w16': 'black'}
 
 # Metric name -> (getter, label, unit, format)
 METRICS = {
@@ -92,7 +93,7 @@ def load(outdir):
 
 
 def order(labels):
-    pref = CCS + ['cdg-tol', 'cdg-scav', 'cdg-w16']
+    pref = CCS + ['cdg-tol', 'cdg-scav', 'cdg-w16'] + TUNED
     return sorted(labels, key=lambda x: pref.index(x) if x in pref else 99)
 
 
@@ -255,6 +256,62 @@ def ratio(summ, scen, conf, a, b, metric):
     return x / y
 
 
+# Variants of docs/tuning.md, checked against the targets of issue 9.
+TUNED = ['cdg-drain', 'cdg-drain-w16']
+
+
+def med(summ, scen, conf, label, metric):
+    try:
+        return summ[scen][conf][label][metric]['median']
+    except (KeyError, TypeError):
+        return None
+
+
+def target_rows(summ):
+    """(variant, what, value, goal, met) for each target of issue 9:
+    s1 utilization >= 0.9, power >= bbr's, queue delay p95 <= cubic's / 4;
+    s2 Jain >= 0.95; s3 share against cubic >= 0.3.  cdg and cdg-intree
+    are listed too, as the baseline."""
+    rows = []
+    for label in ['cdg', 'cdg-intree'] + TUNED:
+        for conf in sorted(summ.get('s1', {})):
+            if label not in summ['s1'][conf]:
+                continue
+            u = med(summ, 's1', conf, label, 'util')
+            pw, pb = (med(summ, 's1', conf, x, 'power') for x in (label, 'bbr'))
+            q, qc = (med(summ, 's1', conf, x, 'qd_p95') for x in (label, 'cubic'))
+            rows.append((label, 's1 %s utilization' % conf, u, '>= 0.90',
+                         None if u is None else u >= 0.9))
+            rows.append((label, 's1 %s power / bbr' % conf,
+                         pw / pb if pw is not None and pb else None, '>= 1.00',
+                         None if pw is None or not pb else pw >= pb))
+            rows.append((label, 's1 %s queue delay p95 / cubic' % conf,
+                         q / qc if q is not None and qc else None, '<= 0.25',
+                         None if q is None or not qc else q <= qc / 4))
+        j = med(summ, 's2', 'rtt20-buf8', label, 'jain')
+        if j is not None:
+            rows.append((label, 's2 Jain index', j, '>= 0.95', j >= 0.95))
+        sh = med(summ, 's3', 'rtt20-buf8', label, 'share')
+        if sh is not None:
+            rows.append((label, 's3 share against cubic', sh, '>= 0.30', sh >= 0.3))
+    return rows
+
+
+def write_targets(add, summ):
+    rows = target_rows(summ)
+    if not any(r[0] in TUNED for r in rows):
+        return
+    add('## Issue 9 targets (docs/tuning.md)')
+    add('')
+    add('| variant | target | value | goal | met |')
+    add('|---|---|---|---|---|')
+    for label, what, v, goal, met in rows:
+        add('| %s | %s | %s | %s | %s |' % (
+            label, what, 'n/a' if v is None else '%.2f' % v, goal,
+            'n/a' if met is None else ('yes' if met else 'no')))
+    add('')
+
+
 def parity_rows(summ):
     rows = []
     for scen in sorted(summ):
@@ -320,6 +377,7 @@ def write_summary(outdir, env, plan, runs, summ, figs):
             add('| %s %s | %s |' % (scen, conf, ' | '.join(
                 'n/a' if c is None else '%.2f' % c for c in cells)))
     add('')
+    write_targets(add, summ)
     for scen in sorted(summ):
         add('## %s: %s' % (scen, DESCRIPTION.get(scen, scen)))
         add('')

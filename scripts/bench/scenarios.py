@@ -36,6 +36,9 @@ VARIANTS = {
     'cdg-tol':    ('cdg', 'ours', '', 'use_tolerance=1'),
     'cdg-scav':   ('cdg', 'ours', '', 'use_ineff=0,use_shadow=0'),
     'cdg-w16':    ('cdg', 'ours', 'window=16', ''),
+    # docs/tuning.md: the opt-in mode beyond the in-tree defaults.
+    'cdg-drain':  ('cdg', 'ours', '', 'backoff_drain=1'),
+    'cdg-drain-w16': ('cdg', 'ours', 'window=16', 'backoff_drain=1'),
 }
 CCS = ['cdg', 'cdg-intree', 'cubic', 'reno', 'vegas', 'bbr']
 
@@ -76,6 +79,12 @@ SETS = {
                   s1_rtts=(20,), s1_bufs=(1, 8), dur_s1={20: 4}, s1_extra={},
                   dur=dict(s2=4, s3=4, s4=4, s5=4, s6=5),
                   losses=(1,), short='100000,1000000'),
+    # Issue 9's targets (docs/tuning.md): the single-flow, fairness and
+    # coexistence scenarios, the opt-in mode beside its references.
+    'tune': dict(reps=3, ccs=['cdg', 'cdg-intree', 'cubic', 'bbr',
+                              'cdg-drain', 'cdg-drain-w16'],
+                 s1_rtts=(20, 80), s1_bufs=(1, 8), dur_s1={20: 4, 80: 7},
+                 s1_extra={}, dur=dict(s2=5, s3=6), scens=('s1', 's2', 's3')),
 }
 
 
@@ -84,16 +93,22 @@ def configs(size):
     s = SETS[size]
     ccs = s['ccs']
     deep = 8 * bdp_packets(20)
-    for rtt in s['s1_rtts']:
+    scens = s.get('scens', ('s1', 's2', 's3', 's4', 's5', 's6'))
+    for rtt in s['s1_rtts'] if 's1' in scens else ():
         for b in s['s1_bufs']:
             conf = 'rtt%d-buf%d' % (rtt, b)
             yield ('s1', conf, ccs + s['s1_extra'].get(conf, []),
                    dict(rtt1=rtt, rtt2=rtt, buf=b * bdp_packets(rtt),
                         dur=s['dur_s1'][rtt], n=1))
-    yield ('s2', 'rtt20-buf8', ccs,
-           dict(rtt1=20, rtt2=20, buf=deep, dur=s['dur']['s2'], n=4))
-    yield ('s3', 'rtt20-buf8', ccs + ['cdg-scav'],
-           dict(rtt1=20, rtt2=20, buf=deep, dur=s['dur']['s3'], vs='cubic'))
+    if 's2' in scens:
+        yield ('s2', 'rtt20-buf8', ccs,
+               dict(rtt1=20, rtt2=20, buf=deep, dur=s['dur']['s2'], n=4))
+    if 's3' in scens:
+        yield ('s3', 'rtt20-buf8', ccs + ['cdg-scav'],
+               dict(rtt1=20, rtt2=20, buf=deep, dur=s['dur']['s3'],
+                    vs='cubic'))
+    if 's4' not in scens:
+        return
     for loss in s['losses']:
         yield ('s4', 'loss%g' % loss, ccs + ['cdg-tol'],
                dict(rtt1=20, rtt2=20, buf=deep, dur=s['dur']['s4'], n=1,
@@ -168,5 +183,6 @@ if __name__ == '__main__':
     elif which in SETS:
         lines = plan(which)
     else:
-        sys.exit('scenarios.py: unknown set %s (default, quick, demo)' % which)
+        sys.exit('scenarios.py: unknown set %s (default, quick, tune, demo)'
+                 % which)
     print('\n'.join(lines))
