@@ -43,22 +43,28 @@ aborts=$(nsx "$NS_C" nstat -az TcpExtTCPAbortOnTimeout |
 	awk '$1 == "TcpExtTCPAbortOnTimeout" { print $2 }')
 
 # 1,000 flows share 100 Mbit/s through a 2,000-packet queue on a TCG
-# guest: every flow sees RTOs (TCPTimeouts runs to about 100), and on
-# Debian's 6.12 one run in about four loses one connection to the
-# kernel's own retransmission timeout (ETIMEDOUT, counted as
-# TcpExtTCPAbortOnTimeout).  That is TCP giving up, not the module, so up
-# to 1 % such aborts pass; any other error, or more, fails.
+# guest: every flow sees RTOs (TCPTimeouts runs to 100-400).  On Debian's
+# 6.12, and only there, TCP itself gives up on some connections within the
+# minute (ETIMEDOUT, counted as TcpExtTCPAbortOnTimeout): 0 to 13 of 1,000
+# in CI runs, after each had sent 260 KB or more (docs/reliability.md,
+# still open).  Those pass when the counter accounts for every error and
+# each connection made progress first; any other error fails.
 errors=$(echo "$out" | awk '{ print $NF }')
 if [ "$errors" -eq 0 ]; then
 	tap_ok "$conns connections, no error"
-elif [ "$errors" -le $((conns / 100)) ] && [ "${aborts:-0}" -ge "$errors" ]; then
-	tap_ok "$conns connections, $errors aborted by TCP's retransmission timeout (<= 1 %)"
+elif [ "${aborts:-0}" -ge "$errors" ] && [ "$errors" -le $((conns / 20)) ]; then
+	tap_ok "$conns connections, $errors aborted by TCP's own retransmission timeout"
 else
 	tap_fail "$conns connections: $errors errors, $aborts of them TCP timeouts" "$out"
 fi
 tap_eq "every connection made progress" \
 	"$(echo "$out" | awk '{ print $4 }')" "$conns"
-tap_eq "ss sees $conns established cdg sockets mid-run" "$live" "$conns"
+# Less any that TCP had already aborted (above) by then.
+if [ "$live" -le "$conns" ] && [ "$live" -ge $((conns - ${aborts:-0})) ]; then
+	tap_ok "ss sees $live established cdg sockets mid-run (of $conns, ${aborts:-0} aborted)"
+else
+	tap_fail "ss sees $live established cdg sockets mid-run, want $conns less ${aborts:-0} aborted"
+fi
 tap_eq "Sockets counter: $conns" "$(cdg_counter "$NS_C" Sockets)" "$conns"
 tap_eq "RingAllocFail: 0" "$(cdg_counter "$NS_C" RingAllocFail)" 0
 if [ "$((mid - base))" -ge $((conns * 9 / 10)) ]; then
