@@ -73,6 +73,7 @@ static bool use_shadow __read_mostly = true;
 static bool use_tolerance __read_mostly;
 static bool pacing __read_mostly;	/* opt-in, beyond the in-tree module */
 static bool backoff_drain __read_mostly;	/* opt-in, beyond the in-tree module */
+static bool no_extrapolate __read_mostly;	/* opt-in, beyond the in-tree module */
 
 /*
  * Parameters are checked when they are set, at load and through sysfs.  At
@@ -177,6 +178,8 @@ module_param(pacing, bool, 0644);
 MODULE_PARM_DESC(pacing, "ask TCP to pace new sockets (opt-in; 0 = as the in-tree module)");
 module_param(backoff_drain, bool, 0644);
 MODULE_PARM_DESC(backoff_drain, "size delay backoffs to drain the measured queue, no less than backoff_beta (opt-in; 0 = as the in-tree module)");
+module_param(no_extrapolate, bool, 0644);
+MODULE_PARM_DESC(no_extrapolate, "while the ring fills, sum the rounds measured instead of scaling them to a full window (opt-in; 0 = as the in-tree module)");
 
 /*
  * Counters, per network namespace, in /proc/net/stat/tcp_cdg: one
@@ -451,13 +454,20 @@ static s32 cdg_gradient(struct cdg *ca, struct cdg_minmax *sums)
 
 	grad = g.min > 0 ? g.min : g.max;
 
-	/* Until the ring is full, extrapolate from the rounds we have. */
+	/*
+	 * Until the ring is full, extrapolate from the rounds we have.  With
+	 * no_extrapolate (opt-in) the rounds not yet measured count as zero
+	 * instead: in slow start each round's line-rate burst raises the
+	 * maximum RTT by a millisecond or two while the link is still idle,
+	 * and the in-tree scaling (8x after one round) turns that into a
+	 * backoff with probability 0.3-0.5 at cwnd 20 or 40 (docs/tuning.md).
+	 */
 	if (!ca->gfilled) {
 		if (!ca->gradients && window > 1)
 			grad *= window;		/* the ring allocation failed */
 		else if (ca->tail == 0)
 			ca->gfilled = true;
-		else
+		else if (!READ_ONCE(no_extrapolate))
 			grad = (grad * window) / (int)ca->tail;
 	}
 

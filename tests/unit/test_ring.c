@@ -169,6 +169,41 @@ static void test_extrapolation(void)
 	}
 }
 
+/*
+ * no_extrapolate (ours, opt-in): while the ring fills, the gradient is the
+ * plain sum of the rounds measured; once it is full nothing changes, and a
+ * failed ring allocation still scales the single round by window.
+ */
+static void test_no_extrapolate(void)
+{
+	static const struct rt up[] = {
+		{ 10000, 20000 }, { 10100, 20100 }, { 10200, 20200 }, { 10300, 20300 },
+	};
+	struct rt filled[10];
+	int k;
+
+	if (impl != &impl_ours)
+		return;
+	for (k = 0; k < 10; k++) {
+		filled[k].min = 10000 + 30 * k;
+		filled[k].max = 20000;
+	}
+	params("8", "1", "0", "0");
+	if (shim_param_write("ours", "no_extrapolate", "1")) {
+		tap_ok(false, "ours no_extrapolate: parameter write failed");
+		return;
+	}
+	tap_ok(grad_is(up, 4, 300, false),
+	       "ours no_extrapolate=1 before the ring fills: the plain sum (300, not 800)");
+	tap_ok(grad_is(filled, 10, 8 * 30, false),
+	       "ours no_extrapolate=1 once filled: the sum over the window, as before (8*30)");
+	tap_ok(grad_is(up, 4, 100 * 8, true),
+	       "ours no_extrapolate=1, no ring: gradient x window, as before (100*8)");
+	shim_param_write("ours", "no_extrapolate", "0");
+	tap_ok(grad_is(up, 4, 800, false),
+	       "ours no_extrapolate=0 again: extrapolated as in-tree (800)");
+}
+
 static void test_effective(void)
 {
 	static const struct { const char *window; s32 dmin, dmax; bool reset; } c[] = {
@@ -347,6 +382,7 @@ static void run_impl(const struct cdg_impl *which)
 	test_sums();
 	test_window256();
 	test_extrapolation();
+	test_no_extrapolate();
 	test_effective();
 	test_tolerance();
 	params("8", "42", "0", "5");
