@@ -20,7 +20,8 @@ COLOUR = {'cdg': 'tab:blue', 'cdg-intree': 'tab:cyan', 'cubic': 'tab:red',
           'reno': 'tab:orange', 'vegas': 'tab:green', 'bbr': 'tab:purple',
           'cdg-tol': 'tab:olive', 'cdg-scav': 'tab:gray',
           'cdg-w16': 'tab:brown', 'cdg-drain': 'tab:pink',
-          'cdg-drain-w16': 'black'}
+          'cdg-drain-w16': 'black', 'cdg-noext': 'goldenrod',
+          'cdg-drain-noext': 'magenta', 'cdg-drain-noext-w16': 'darkgreen'}
 
 # Metric name -> (getter, label, unit, format)
 METRICS = {
@@ -257,7 +258,8 @@ def ratio(summ, scen, conf, a, b, metric):
 
 
 # Variants of docs/tuning.md, checked against the targets of issue 9.
-TUNED = ['cdg-drain', 'cdg-drain-w16']
+TUNED = ['cdg-drain', 'cdg-drain-w16', 'cdg-noext', 'cdg-drain-noext',
+         'cdg-drain-noext-w16']
 
 
 def med(summ, scen, conf, label, metric):
