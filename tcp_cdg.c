@@ -54,6 +54,7 @@
 #define CDG_INEFF_MAX		255	/* backoffs in a row without effect */
 #define CDG_DELACK_MAX		5	/* delayed-ACK filter counter limit */
 #define CDG_EFFECT_US		(-32)	/* a backoff that dropped the RTT */
+#define CDG_DRAINED_US		1000	/* ineff_queue: a queue this short is gone */
 #define CDG_TOLERANCE_US	64	/* tolerance rounds gradients to this */
 #define CDG_TRAIN_GAP_US	3000	/* ACKs closer than this form a train */
 #define CDG_HYSTART_MIN_US	125	/* floor of both HyStart thresholds */
@@ -74,6 +75,7 @@ static bool use_tolerance __read_mostly;
 static bool pacing __read_mostly;	/* opt-in, beyond the in-tree module */
 static bool backoff_drain __read_mostly;	/* opt-in, beyond the in-tree module */
 static bool no_extrapolate __read_mostly;	/* opt-in, beyond the in-tree module */
+static bool ineff_queue __read_mostly;	/* opt-in, beyond the in-tree module */
 
 /*
  * Parameters are checked when they are set, at load and through sysfs.  At
@@ -180,6 +182,8 @@ module_param(backoff_drain, bool, 0644);
 MODULE_PARM_DESC(backoff_drain, "size delay backoffs to drain the measured queue, no less than backoff_beta (opt-in; 0 = as the in-tree module)");
 module_param(no_extrapolate, bool, 0644);
 MODULE_PARM_DESC(no_extrapolate, "while the ring fills, sum the rounds measured instead of scaling them to a full window (opt-in; 0 = as the in-tree module)");
+module_param(ineff_queue, bool, 0644);
+MODULE_PARM_DESC(ineff_queue, "a backoff was effectual only if the queue it found fell by half (opt-in; 0 = any fall of the RTT, as the in-tree module)");
 
 /*
  * Counters, per network namespace, in /proc/net/stat/tcp_cdg: one
@@ -304,6 +308,7 @@ struct cdg {
 	u16 sample_cnt;			/* HyStart: ACKs in this round */
 	s32 delay_min;			/* HyStart: smallest round min RTT */
 	u32 base_rtt;			/* smallest round min RTT, us */
+	u32 backoff_queue_us;		/* ineff_queue: queue at the last backoff */
 	u32 last_ack;			/* HyStart: end of the ACK train */
 	u32 round_start;		/* HyStart: start of the ACK train */
 };
@@ -472,7 +477,8 @@ static s32 cdg_gradient(struct cdg *ca, struct cdg_minmax *sums)
 	}
 
 	/* The last backoff made the RTT fall: it was effectual. */
-	if (g.min <= CDG_EFFECT_US || g.max <= CDG_EFFECT_US)
+	if (!READ_ONCE(ineff_queue) &&
+	    (g.min <= CDG_EFFECT_US || g.max <= CDG_EFFECT_US))
 		ca->backoff_cnt = 0;
 
 	if (READ_ONCE(use_tolerance)) {
@@ -487,6 +493,36 @@ static s32 cdg_gradient(struct cdg *ca, struct cdg_minmax *sums)
 	}
 
 	return grad;
+}
+
+/* The standing queue in a round of minimum RTT rtt_min_us, us. */
+static u32 cdg_queue_us(const struct cdg *ca, s32 rtt_min_us)
+{
+	if (!ca->base_rtt || rtt_min_us <= (s32)ca->base_rtt)
+		return 0;
+	return rtt_min_us - ca->base_rtt;
+}
+
+/*
+ * With ineff_queue (opt-in), was the last backoff effectual?  The in-tree
+ * test above calls it so when the RTT fell by 32 us in a round, and against
+ * a loss-based flow it does often: under jitter, and whenever that flow's
+ * own loss shrinks the queue.  The count of ineffectual backoffs then never
+ * reaches use_ineff and CDG keeps yielding until it is starved
+ * (docs/tuning.md, s3).  Here a backoff was effectual only if the queue it
+ * found, the round's minimum RTT above the base RTT, has fallen by half
+ * since, or below CDG_DRAINED_US: our own queue goes when we back off, a
+ * queue another flow holds does not.
+ */
+static void cdg_judge_backoff(struct cdg *ca)
+{
+	u32 queue_us;
+
+	if (!ca->rtt.v64)
+		return;		/* no sample this round */
+	queue_us = cdg_queue_us(ca, ca->rtt.min);
+	if (queue_us <= max_t(u32, ca->backoff_queue_us / 2, CDG_DRAINED_US))
+		ca->backoff_cnt = 0;
 }
 
 /*
@@ -522,6 +558,7 @@ static bool cdg_backoff(struct sock *sk, u32 grad)
 		return false;
 
 	cdg_count(sk, CDG_MIB_BACKOFFS);
+	ca->backoff_queue_us = cdg_queue_us(ca, ca->rtt_prev.min);
 	ca->shadow_wnd = max(ca->shadow_wnd, tcp_snd_cwnd(tp));
 	ca->state = CDG_BACKOFF;
 	tcp_enter_cwr(sk);	/* PRR takes cwnd to cdg_ssthresh() */
@@ -543,6 +580,8 @@ static bool cdg_round_end(struct sock *sk)
 				sums.max, grad, ca->state, tcp_snd_cwnd(tp),
 				tp->snd_ssthresh, ca->shadow_wnd);
 	}
+	if (READ_ONCE(ineff_queue))
+		cdg_judge_backoff(ca);
 
 	ca->base_rtt = min_not_zero(ca->base_rtt, (u32)max(ca->rtt.min, 0));
 	ca->rtt_seq = tp->snd_nxt;

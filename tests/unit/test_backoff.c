@@ -131,6 +131,64 @@ static void ineffectual(void)
 	       extra ? ": a u16 backoff_cnt wrapped" : "");
 }
 
+/*
+ * Backoffs over 40 rounds at window 1 where every offer backs off
+ * (gradient 20000 us x factor 1000 >= 2^24).  held: another flow holds
+ * a queue that grows by 20 ms a round and dips 1 ms every fourth round
+ * (its own loss, or jitter).  own: the queue is ours, it goes after each
+ * backoff (the next round is back at the base RTT).
+ */
+static long queue_rounds(bool held)
+{
+	struct tsock s;
+	long n = 0, i;
+	s32 rtt = 10000;
+
+	t_open(&s, impl, 100, 3);
+	for (i = 0; i < 40; i++) {
+		if (held)
+			rtt += i % 4 == 3 ? -1000 : 20000;
+		else
+			rtt = i % 2 ? 30000 : 10000;
+		if (t_round(&s, rtt, rtt + 1000)) {
+			n++;
+			t_complete_cwr(&s);
+		}
+	}
+	t_close(&s);
+	return n;
+}
+
+/*
+ * ineff_queue (ours, opt-in): a backoff is effectual only if the queue it
+ * found fell by half.  The in-tree test (any 32 us fall of the RTT) is
+ * re-armed by the held queue's dips and keeps yielding to it.
+ */
+static void ineff_queue(void)
+{
+	long held0, held1, own1;
+
+	if (impl != &impl_ours)
+		return;
+	params("1", "1000", "5");
+	held0 = queue_rounds(true);
+	if (shim_param_write("ours", "ineff_queue", "1")) {
+		tap_ok(false, "ours ineff_queue: parameter write failed");
+		return;
+	}
+	held1 = queue_rounds(true);
+	own1 = queue_rounds(false);
+	shim_param_write("ours", "ineff_queue", "0");
+	tap_ok(held0 > 5, "ours ineff_queue=0: 1 ms dips of a held queue re-arm the "
+	       "detector (%ld backoffs in 40 rounds, more than 5)", held0);
+	tap_ok(held1 == 5, "ours ineff_queue=1: a held queue that never halves: 5 "
+	       "backoffs, then none (%ld)", held1);
+	tap_ok(own1 == 20, "ours ineff_queue=1: our own queue, gone after each backoff: "
+	       "every offer backs off (%ld of 20)", own1);
+	tap_ok(queue_rounds(true) == held0, "ours ineff_queue=0 again: as in-tree (%ld)",
+	       held0);
+}
+
 static void run_impl(const struct cdg_impl *which)
 {
 	long draws, b;
@@ -165,6 +223,7 @@ static void run_impl(const struct cdg_impl *which)
 	       "always (%ld of %ld%s)", b, draws,
 	       b < draws - 1 ? ": grad * factor wrapped in u32" : "");
 	ineffectual();
+	ineff_queue();
 	params("8", "42", "5");
 }
 
