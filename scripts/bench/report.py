@@ -21,7 +21,8 @@ COLOUR = {'cdg': 'tab:blue', 'cdg-intree': 'tab:cyan', 'cubic': 'tab:red',
           'cdg-tol': 'tab:olive', 'cdg-scav': 'tab:gray',
           'cdg-w16': 'tab:brown', 'cdg-drain': 'tab:pink',
           'cdg-drain-w16': 'black', 'cdg-noext': 'goldenrod',
-          'cdg-drain-noext': 'magenta', 'cdg-drain-noext-w16': 'darkgreen'}
+          'cdg-drain-noext': 'magenta', 'cdg-drain-noext-w16': 'darkgreen',
+          'cdg-q': 'saddlebrown', 'cdg-dnq': 'teal'}
 
 # Metric name -> (getter, label, unit, format)
 METRICS = {
@@ -259,7 +260,7 @@ def ratio(summ, scen, conf, a, b, metric):
 
 # Variants of docs/tuning.md, checked against the targets of issue 9.
 TUNED = ['cdg-drain', 'cdg-drain-w16', 'cdg-noext', 'cdg-drain-noext',
-         'cdg-drain-noext-w16']
+         'cdg-drain-noext-w16', 'cdg-q', 'cdg-dnq']
 
 
 def med(summ, scen, conf, label, metric):

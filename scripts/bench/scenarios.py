@@ -44,6 +44,9 @@ VARIANTS = {
                         'backoff_drain=1,no_extrapolate=1'),
     'cdg-drain-noext-w16': ('cdg', 'ours', 'window=16',
                             'backoff_drain=1,no_extrapolate=1'),
+    'cdg-q':      ('cdg', 'ours', '', 'ineff_queue=1'),
+    'cdg-dnq':    ('cdg', 'ours', '',
+                   'backoff_drain=1,no_extrapolate=1,ineff_queue=1'),
 }
 CCS = ['cdg', 'cdg-intree', 'cubic', 'reno', 'vegas', 'bbr']
 
@@ -87,8 +90,8 @@ SETS = {
     # Issue 9's targets (docs/tuning.md): the single-flow, fairness and
     # coexistence scenarios, the opt-in mode beside its references.
     'tune': dict(reps=3, ccs=['cdg', 'cdg-intree', 'cubic', 'bbr',
-                              'cdg-noext', 'cdg-drain', 'cdg-drain-noext',
-                              'cdg-drain-noext-w16'],
+                              'cdg-noext', 'cdg-drain-noext', 'cdg-q',
+                              'cdg-dnq'],
                  s1_rtts=(20, 80), s1_bufs=(1, 8), dur_s1={20: 4, 80: 7},
                  s1_extra={}, dur=dict(s2=5, s3=6), scens=('s1', 's2', 's3')),
 }

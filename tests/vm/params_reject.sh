@@ -91,8 +91,8 @@ use_ineff	abc
 use_shadow	abc
 use_tolerance	2x
 EOT
-# pacing, backoff_drain and no_extrapolate, ours beyond the spec (bools), if this build has them.
-for p in pacing backoff_drain no_extrapolate; do
+# pacing, backoff_drain, no_extrapolate and ineff_queue, ours beyond the spec (bools), if this build has them.
+for p in pacing backoff_drain no_extrapolate ineff_queue; do
 	[ ! -e "$CDG_PARAMS/$p" ] || write_param "$p" abc "ERR EINVAL"
 done
 

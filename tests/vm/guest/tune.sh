@@ -4,8 +4,8 @@
 # Guest half of scripts/tune.sh (an experiment, not a test): bulk
 # transfers over one netem path for a list of variants, interleaved
 # round by round.  A variant is NAME:CC[:PARAM=VALUE,...]; the parameters
-# are written to our module's sysfs before the run (so every variant but
-# window works at run time).  Prints
+# are written to our module's sysfs before the run; window, read-only at
+# run time, reloads the module when it changes.  Prints
 #   # tune: NAME ROUND goodput_mbit rtt_p50_ms rtt_p90_ms retrans
 #
 #   tune.sh DELAY RATE LIMIT SECONDS ROUNDS VARIANT...
@@ -17,12 +17,21 @@ shift 5
 cdg_load_ours
 ns_pair
 netem_bottleneck "$delay" "$rate" "$limit"
-defaults="backoff_beta=724,backoff_factor=42,hystart_detect=3,use_ineff=5,use_shadow=Y,use_tolerance=N,pacing=N,backoff_drain=N,no_extrapolate=N"
+defaults="window=8,backoff_beta=724,backoff_factor=42,hystart_detect=3,use_ineff=5,use_shadow=Y,use_tolerance=N,pacing=N,backoff_drain=N,no_extrapolate=N,ineff_queue=N"
 
 set_params() {
 	local kv
+	# window first: a reload resets every other parameter.
 	for kv in ${1//,/ }; do
-		echo "${kv#*=}" > "$CDG_PARAMS/${kv%%=*}"
+		case $kv in
+		window=*) [ "$(cdg_param window)" = "${kv#*=}" ] || cdg_load_ours "$kv" ;;
+		esac
+	done
+	for kv in ${1//,/ }; do
+		case $kv in
+		window=*) ;;
+		*) echo "${kv#*=}" > "$CDG_PARAMS/${kv%%=*}" ;;
+		esac
 	done
 }
 
