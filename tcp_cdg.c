@@ -55,6 +55,7 @@
 #define CDG_DELACK_MAX		5	/* delayed-ACK filter counter limit */
 #define CDG_EFFECT_US		(-32)	/* a backoff that dropped the RTT */
 #define CDG_DRAINED_US		1000	/* ineff_queue: a queue this short is gone */
+#define CDG_REF_RTT_MAX_US	10000000	/* ref_rtt_us: 10 s */
 #define CDG_TOLERANCE_US	64	/* tolerance rounds gradients to this */
 #define CDG_TRAIN_GAP_US	3000	/* ACKs closer than this form a train */
 #define CDG_HYSTART_MIN_US	125	/* floor of both HyStart thresholds */
@@ -76,6 +77,7 @@ static bool pacing __read_mostly;	/* opt-in, beyond the in-tree module */
 static bool backoff_drain __read_mostly;	/* opt-in, beyond the in-tree module */
 static bool no_extrapolate __read_mostly;	/* opt-in, beyond the in-tree module */
 static bool ineff_queue __read_mostly;	/* opt-in, beyond the in-tree module */
+static unsigned int ref_rtt_us __read_mostly;	/* opt-in, 0 = as in-tree */
 
 /*
  * Parameters are checked when they are set, at load and through sysfs.  At
@@ -162,6 +164,10 @@ static struct cdg_uint_param ineff_param = {
 	&use_ineff, CDG_INEFF_MAX
 };
 
+static struct cdg_uint_param ref_rtt_param = {
+	&ref_rtt_us, CDG_REF_RTT_MAX_US
+};
+
 module_param_cb(window, &cdg_window_ops, &window, 0444);
 MODULE_PARM_DESC(window, "gradient window size (power of two <= 256)");
 module_param_cb(backoff_beta, &cdg_uint_ops, &beta_param, 0644);
@@ -184,6 +190,8 @@ module_param(no_extrapolate, bool, 0644);
 MODULE_PARM_DESC(no_extrapolate, "while the ring fills, sum the rounds measured instead of scaling them to a full window (opt-in; 0 = as the in-tree module)");
 module_param(ineff_queue, bool, 0644);
 MODULE_PARM_DESC(ineff_queue, "a backoff was effectual only if the queue it found fell by half (opt-in; 0 = any fall of the RTT, as the in-tree module)");
+module_param_cb(ref_rtt_us, &cdg_uint_ops, &ref_rtt_param, 0644);
+MODULE_PARM_DESC(ref_rtt_us, "scale the backoff probability by ref_rtt_us / base RTT (0-10000000 us; opt-in; 0 = RTT-independent, as the in-tree module)");
 
 /*
  * Counters, per network namespace, in /proc/net/stat/tcp_cdg: one
@@ -526,6 +534,23 @@ static void cdg_judge_backoff(struct cdg *ca)
 }
 
 /*
+ * With ref_rtt_us (opt-in) the gradient is scaled by ref_rtt_us / base RTT.
+ * A queue fed at a fraction f above the link's rate grows by f * RTT per
+ * round, so the in-tree probability rises with the RTT for the same
+ * overload, and the RTT's jitter weighs as much on a long path as on a
+ * short one.  Scaled, the probability depends on f alone; it equals the
+ * in-tree one where the base RTT is ref_rtt_us.
+ */
+static u32 cdg_scaled_gradient(const struct cdg *ca, u32 grad)
+{
+	u32 ref_us = READ_ONCE(ref_rtt_us);
+
+	if (!ref_us || !ca->base_rtt)
+		return grad;
+	return min_t(u64, div_u64((u64)grad * ref_us, ca->base_rtt), U32_MAX);
+}
+
+/*
  * Back off with probability 1 - e^(-grad * backoff_factor * 10^-6), unless
  * more than use_ineff backoffs in a row had no effect: then a loss-based
  * flow is holding the queue and backing off would only starve us.
@@ -539,7 +564,7 @@ static bool cdg_backoff(struct sock *sk, u32 grad)
 	 * In 64 bits and saturated: the in-tree module's u32 product wraps
 	 * (gradient 4295 us at factor 10^6) and then rarely backs off at all.
 	 */
-	u64 x = (u64)grad * READ_ONCE(backoff_factor);
+	u64 x = (u64)cdg_scaled_gradient(ca, grad) * READ_ONCE(backoff_factor);
 	u32 stay = nexp_u32(min_t(u64, x, U32_MAX));
 	bool backoff = get_random_u32() > stay;
 	bool suppressed = false;

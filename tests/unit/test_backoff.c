@@ -53,17 +53,23 @@ static long offers(u32 g, long trials, long *draws_out)
 	return backoffs;
 }
 
-static void frequency(u32 g, const char *factor)
+/* The gradient counts `scale` times (ref_rtt_us / base RTT; else 1). */
+static void frequency_scaled(u32 g, const char *factor, double scale)
 {
-	double f = atof(factor), p = 1 - exp(-(double)g * f * 1e-6), q, sigma;
+	double f = atof(factor), p = 1 - exp(-(double)g * scale * f * 1e-6), q, sigma;
 	long draws, b = offers(g, TRIALS, &draws);
 
 	q = (double)b / draws;
 	sigma = sqrt(p * (1 - p) / draws);
 	tap_ok(fabs(q - p) <= 5 * sigma + NEXP_ERR,
-	       "%s backoff frequency at gradient %u us, factor %s: %.5f vs %.5f "
-	       "(|d| = %.2g <= 5 sigma %.2g + %.1g, %ld draws)", impl->name, g, factor,
-	       q, p, fabs(q - p), 5 * sigma, NEXP_ERR, draws);
+	       "%s backoff frequency at gradient %u us x %g, factor %s: %.5f vs %.5f "
+	       "(|d| = %.2g <= 5 sigma %.2g + %.1g, %ld draws)", impl->name, g, scale,
+	       factor, q, p, fabs(q - p), 5 * sigma, NEXP_ERR, draws);
+}
+
+static void frequency(u32 g, const char *factor)
+{
+	frequency_scaled(g, factor, 1);
 }
 
 /* Consecutive backoffs over rounds of ever-rising RTT (no -32 us dip). */
@@ -189,6 +195,28 @@ static void ineff_queue(void)
 	       held0);
 }
 
+/*
+ * ref_rtt_us (ours, opt-in): the gradient is scaled by ref_rtt_us / base
+ * RTT, 10 ms in offers(): a quarter, four times, and at ref_rtt_us = base
+ * RTT exactly the in-tree probability.
+ */
+static void ref_rtt(void)
+{
+	if (impl != &impl_ours)
+		return;
+	params("1", "42", "0");
+	if (shim_param_write("ours", "ref_rtt_us", "2500")) {
+		tap_ok(false, "ours ref_rtt_us: parameter write failed");
+		return;
+	}
+	frequency_scaled(9600, "42", 0.25);
+	shim_param_write("ours", "ref_rtt_us", "40000");
+	frequency_scaled(240, "42", 4);
+	shim_param_write("ours", "ref_rtt_us", "10000");
+	frequency(2500, "42");
+	shim_param_write("ours", "ref_rtt_us", "0");
+}
+
 static void run_impl(const struct cdg_impl *which)
 {
 	long draws, b;
@@ -224,6 +252,7 @@ static void run_impl(const struct cdg_impl *which)
 	       b < draws - 1 ? ": grad * factor wrapped in u32" : "");
 	ineffectual();
 	ineff_queue();
+	ref_rtt();
 	params("8", "42", "5");
 }
 

@@ -53,6 +53,14 @@ window=-8	ERANGE
 backoff_beta=1025	ERANGE
 window=abc	EINVAL
 EOT
+# ref_rtt_us, ours beyond the spec, if this build has it.
+if modinfo -F parm "$CDG_KO" | grep -q '^ref_rtt_us:'; then
+	kmsg_mark
+	res=$(cc_sockopt finit "$CDG_KO" ref_rtt_us=10000001) || true
+	tap_match "finit_module ref_rtt_us=10000001: ERANGE" "$res" "^ERR ERANGE "
+	cdg_unload
+	tap_match "kernel log names ref_rtt_us" "$(dmesg_since)" 'ref_rtt_us=10000001 out of range'
+fi
 
 # --- run time ------------------------------------------------------------------
 cdg_load_ours
@@ -95,6 +103,13 @@ EOT
 for p in pacing backoff_drain no_extrapolate ineff_queue; do
 	[ ! -e "$CDG_PARAMS/$p" ] || write_param "$p" abc "ERR EINVAL"
 done
+if [ -e "$CDG_PARAMS/ref_rtt_us" ]; then
+	write_param ref_rtt_us 10000001 "ERR EINVAL"
+	write_param ref_rtt_us -1 "ERR EINVAL"
+	write_param ref_rtt_us 10000000 OK
+	tap_eq "ref_rtt_us reads 10000000" "$(cdg_param ref_rtt_us)" 10000000
+	write_param ref_rtt_us 0 OK
+fi
 
 # Good writes still work (so the rejections above are about the values),
 # and the boundaries are allowed at run time too.
