@@ -22,7 +22,8 @@ COLOUR = {'cdg': 'tab:blue', 'cdg-intree': 'tab:cyan', 'cubic': 'tab:red',
           'cdg-w16': 'tab:brown', 'cdg-drain': 'tab:pink',
           'cdg-drain-w16': 'black', 'cdg-noext': 'goldenrod',
           'cdg-drain-noext': 'magenta', 'cdg-drain-noext-w16': 'darkgreen',
-          'cdg-q': 'saddlebrown', 'cdg-dnq': 'teal'}
+          'cdg-q': 'saddlebrown', 'cdg-dnq': 'teal', 'cdg-dnr': 'navy',
+          'cdg-dnr10': 'crimson'}
 
 # Metric name -> (getter, label, unit, format)
 METRICS = {
@@ -260,7 +261,8 @@ def ratio(summ, scen, conf, a, b, metric):
 
 # Variants of docs/tuning.md, checked against the targets of issue 9.
 TUNED = ['cdg-drain', 'cdg-drain-w16', 'cdg-noext', 'cdg-drain-noext',
-         'cdg-drain-noext-w16', 'cdg-q', 'cdg-dnq']
+         'cdg-drain-noext-w16', 'cdg-q', 'cdg-dnq', 'cdg-dnr',
+         'cdg-dnr10']
 
 
 def med(summ, scen, conf, label, metric):

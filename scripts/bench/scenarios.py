@@ -47,6 +47,12 @@ VARIANTS = {
     'cdg-q':      ('cdg', 'ours', '', 'ineff_queue=1'),
     'cdg-dnq':    ('cdg', 'ours', '',
                    'backoff_drain=1,no_extrapolate=1,ineff_queue=1'),
+    # ref_rtt_us=20000: the in-tree probability at 20 ms, a quarter at 80;
+    # 10000: half of it at 20 ms, an eighth at 80.
+    'cdg-dnr':    ('cdg', 'ours', '',
+                   'backoff_drain=1,no_extrapolate=1,ref_rtt_us=20000'),
+    'cdg-dnr10':  ('cdg', 'ours', '',
+                   'backoff_drain=1,no_extrapolate=1,ref_rtt_us=10000'),
 }
 CCS = ['cdg', 'cdg-intree', 'cubic', 'reno', 'vegas', 'bbr']
 
@@ -94,6 +100,14 @@ SETS = {
                               'cdg-dnq'],
                  s1_rtts=(20, 80), s1_bufs=(1, 8), dur_s1={20: 4, 80: 7},
                  s1_extra={}, dur=dict(s2=5, s3=6), scens=('s1', 's2', 's3')),
+    # The same targets in the steady state: 20-30 s flows, where slow start
+    # is a small part of a run and cubic fills the buffer and loses in s3.
+    'tune-long': dict(reps=2, ccs=['cdg', 'cdg-intree', 'cubic', 'bbr',
+                                   'cdg-drain-noext', 'cdg-dnq', 'cdg-dnr',
+                                   'cdg-dnr10'],
+                      s1_rtts=(20, 80), s1_bufs=(1, 8), dur_s1={20: 20, 80: 20},
+                      s1_extra={}, dur=dict(s2=20, s3=30),
+                      scens=('s1', 's2', 's3')),
 }
 
 
@@ -192,6 +206,6 @@ if __name__ == '__main__':
     elif which in SETS:
         lines = plan(which)
     else:
-        sys.exit('scenarios.py: unknown set %s (default, quick, tune, demo)'
+        sys.exit('scenarios.py: unknown set %s (default, quick, tune, tune-long, demo)'
                  % which)
     print('\n'.join(lines))
