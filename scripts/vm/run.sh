@@ -31,6 +31,10 @@
 #   CDG_VM_TIMEOUT_SCALE=N multiply every timeout by N (a KASAN kernel under
 #                          TCG runs the same test several times slower)
 #   CDG_VM_MEM=MiB         guest memory (default 1024)
+#   CDG_VM_IMG=FILE        boot this initramfs, already built for K by
+#                          mkinitramfs.sh, instead of checking it is up to
+#                          date (suite.sh does that once per kernel: the
+#                          check hashes every file, 3-7 s per test)
 #
 # Never hangs.  Every failure of the harness itself becomes one TAP line,
 #   not ok N - TEST: <reason> (console log: PATH)
@@ -124,7 +128,9 @@ vmlinuz=$kroot/boot/vmlinuz-$kver
 vmdir=$top/build/vm/$kver
 logs=$vmdir/logs
 mkdir -p "$logs"
-img=$("$top/scripts/vm/mkinitramfs.sh" "$kver") || die "initramfs build failed"
+img=${CDG_VM_IMG:-}
+[ -n "$img" ] || img=$("$top/scripts/vm/mkinitramfs.sh" "$kver") || die "initramfs build failed"
+[ -f "$img" ] || die "no initramfs $img"
 
 # --- accelerator -------------------------------------------------------------
 kvm_probe() {

@@ -3,7 +3,7 @@
 # vm-timeout: 600
 #
 # Scale: 1,000 concurrent cdg connections through one netem bottleneck for
-# STRESS_SECS (default 60) seconds.  All must make progress, each must have
+# STRESS_SECS (default 30) seconds.  All must make progress, each must have
 # its gradient ring (window=256: a 2 KiB ring, so kmalloc-2k grows by about
 # 1,000 objects while they live), and after they close the slab is back to
 # its baseline and the module unloads: no ring and no reference leaked.
@@ -11,7 +11,7 @@
 
 [ -f "$CDG_KO" ] || skip_all "no $CDG_KO in the initramfs"
 conns=${STRESS_CONNS:-1000}
-secs=${STRESS_SECS:-60}
+secs=${STRESS_SECS:-30}
 ulimit -n 65536
 
 cdg_load_ours window=256
