@@ -222,6 +222,9 @@ ns_add() {	# ns_add NAME: an empty namespace with lo up, deleted at exit
 	ip netns add "$1"
 	cleanup_add "ip netns del $1"
 	ip -n "$1" link set lo up
+	# No ssthresh carried from one connection into the next (tcp_metrics):
+	# each transfer must start from the same state, whatever ran before.
+	nsx "$1" sysctl -qw net.ipv4.tcp_no_metrics_save=1
 }
 
 ns_pair() {

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # vm-exclusive: measures goodput and RTT
+# vm-timeout: 420
 #
 # Parity with the reference (cdg-spec preamble: "a user who swaps Debian's
 # in-tree tcp_cdg.ko for ours sees the same congestion behaviour"): the
@@ -32,6 +33,14 @@
 # by 2 ms (17 packets of 1500 bytes at 100 Mbit/s) or more would fail.
 # With --env CDG_OURS_PARAMS=backoff_factor=0 (ours never backs off on
 # delay) the RTT check fails.
+#
+# Two stages: when the goodput medians of the first RUNS rounds differ by
+# more than GP_TOL, RUNS more rounds are run and the medians of all of them
+# decide.  One CI run in the project's history failed with ours 74.7
+# against the in-tree 55.8 Mbit/s (in-tree 38.6..80.0): each transfer then
+# inherited the ssthresh of the one before (tcp_metrics, now off in
+# ns_add), so four runs were fewer than four draws.  A real difference of
+# 30 % or more stays in the medians of twice the runs; a draw rarely does.
 . "$(dirname "$0")/lib.sh"
 
 runs=${1:-4}
@@ -44,32 +53,48 @@ ns_pair
 netem_bottleneck 20ms 100mbit 1000
 
 declare -A GP RTT
-for i in $(seq 1 "$runs"); do
-	if [ $((i % 2)) = 1 ]; then order="intree ours"; else order="ours intree"; fi
-	for m in $order; do
-		"cdg_load_$m"
-		measure_bulk cdg "$ADDR_S" "$secs"
-		diag "run $i $m: $(mb_summary cdg)"
-		if [ "$MB_CC" != cdg ]; then
-			tap_fail "run $i $m: the transfer ran cdg" "ss saw '$MB_CC'"
-		fi
-		GP[$m]+="$MB_GOODPUT "
-		RTT[$m]+="$MB_RTT "
+# rounds FIRST LAST: one transfer per module per round, the order
+# alternating round by round so that a drift of the host hits both alike.
+rounds() {
+	local i m order
+	for i in $(seq "$1" "$2"); do
+		if [ $((i % 2)) = 1 ]; then order="intree ours"; else order="ours intree"; fi
+		for m in $order; do
+			"cdg_load_$m"
+			measure_bulk cdg "$ADDR_S" "$secs"
+			diag "run $i $m: $(mb_summary cdg)"
+			if [ "$MB_CC" != cdg ]; then
+				tap_fail "run $i $m: the transfer ran cdg" "ss saw '$MB_CC'"
+			fi
+			GP[$m]+="$MB_GOODPUT "
+			RTT[$m]+="$MB_RTT "
+		done
 	done
-done
-cdg_unload
+}
 
 spread() { printf '%s\n' "$@" | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s..%s", lo, hi }'; }
 # shellcheck disable=SC2086 # lists of numbers
-{
+medians() {
 	gp_i=$(median ${GP[intree]}) gp_o=$(median ${GP[ours]})
 	rtt_i=$(median ${RTT[intree]}) rtt_o=$(median ${RTT[ours]})
 	diag "in-tree: goodput median $gp_i Mbit/s ($(spread ${GP[intree]})), RTT median $rtt_i ms ($(spread ${RTT[intree]}))"
 	diag "ours:    goodput median $gp_o Mbit/s ($(spread ${GP[ours]})), RTT median $rtt_o ms ($(spread ${RTT[ours]}))"
 }
+gp_agree() { fcmp "($gp_o - $gp_i) <= $GP_TOL * $gp_i && ($gp_i - $gp_o) <= $GP_TOL * $gp_i"; }
 
-perf_check "goodput medians agree within $(awk "BEGIN { print $GP_TOL * 100 }") %: ours $gp_o, in-tree $gp_i Mbit/s" \
+rounds 1 "$runs"
+medians
+n=$runs
+if ! gp_agree; then
+	diag "goodput medians of $runs rounds differ by more than $GP_TOL: $runs more rounds"
+	rounds $((runs + 1)) $((2 * runs))
+	medians
+	n=$((2 * runs))
+fi
+cdg_unload
+
+perf_check "goodput medians of $n rounds agree within $(awk "BEGIN { print $GP_TOL * 100 }") %: ours $gp_o, in-tree $gp_i Mbit/s" \
 	"($gp_o - $gp_i) <= $GP_TOL * $gp_i && ($gp_i - $gp_o) <= $GP_TOL * $gp_i"
-perf_check "RTT medians agree within $RTT_TOL_MS ms: ours $rtt_o, in-tree $rtt_i ms" \
+perf_check "RTT medians of $n rounds agree within $RTT_TOL_MS ms: ours $rtt_o, in-tree $rtt_i ms" \
 	"($rtt_o - $rtt_i) <= $RTT_TOL_MS && ($rtt_i - $rtt_o) <= $RTT_TOL_MS"
 tap_end
