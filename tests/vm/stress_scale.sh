@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-kernels: first
 # vm-timeout: 600
 #
 # Scale: 1,000 concurrent cdg connections through one netem bottleneck for
