@@ -17,6 +17,6 @@ for t in "$top"/tests/pkg/*.sh; do
 	echo "# --- tests/pkg/$(basename "$t")"
 	start=$SECONDS
 	bash "$t" || status=1
-	echo "# tests/pkg/$(basename "$t"): $((SECONDS - start)) s" >&2
+	echo "# tests/pkg/$(basename "$t") took $((SECONDS - start)) s"
 done
 exit "$status"

@@ -27,12 +27,13 @@ emit() { echo "$*" | tee -a "$log/results.tap"; }
 
 # run NAME CMD...: run one suite, copy its TAP lines to the results.
 run() {
-	local name=$1 rc
+	local name=$1 rc t0=$SECONDS
 	shift
 	echo "# --- $name: $*"
 	"$@" 2>"$log/$name.err" | tee "$log/$name.out" |
 		tee -a "$log/results.tap"
 	rc=${PIPESTATUS[0]}
+	echo "# $name took $((SECONDS - t0)) s (make check so far: $SECONDS s)"
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$log/$name.out"; then
 		emit "not ok - $name exited $rc (stderr: $log/$name.err)"
 		tail -n 20 "$log/$name.err" | sed 's/^/# /'
