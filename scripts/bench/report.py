@@ -8,6 +8,7 @@ RESULTS_DIR is what the guest filled (plan.txt, runs/ID/, env.txt) plus
 host.txt from scripts/bench.sh.  Medians over the repetitions, with min and
 max; the parity section compares ours with the in-tree module.
 """
+import itertools
 import json
 import os
 import sys
@@ -69,7 +70,32 @@ def stat(values):
     v = [x for x in values if x is not None]
     if not v:
         return None
-    return {'median': metrics.pct(v, 50), 'min': min(v), 'max': max(v), 'n': len(v)}
+    return {'median': metrics.pct(v, 50), 'min': min(v), 'max': max(v),
+            'n': len(v), 'values': v}
+
+
+def rank_sum_p(a, b):
+    """Two-sided p of the Mann-Whitney rank-sum test, exact: the share of
+    the ways to split the pooled values into groups of len(a) and len(b)
+    whose rank sum is at least as far from its mean as a's.  Ties get mid
+    ranks.  None when either side has no value or the split is too large
+    to enumerate (more than 24 values)."""
+    n, m = len(a), len(b)
+    if not n or not m or n + m > 24:
+        return None
+    pooled = sorted(a + b)
+    rank = {}
+    for v in set(pooled):
+        first = pooled.index(v)
+        rank[v] = first + (pooled.count(v) + 1) / 2.0
+    ranks = [rank[v] for v in a + b]
+    mid = n * (n + m + 1) / 2.0
+    seen = abs(sum(ranks[:n]) - mid) - 1e-9
+    hits = total = 0
+    for pick in itertools.combinations(ranks, n):
+        total += 1
+        hits += abs(sum(pick) - mid) >= seen
+    return hits / total
 
 
 def fmt(s, f, spread=True):
@@ -336,7 +362,8 @@ def parity_rows(summ):
                 within = (abs(diff) <= spread) if min(so['n'], st['n']) > 1 else None
                 rows.append(dict(scen=scen, conf=conf, metric=m, ours=so,
                                  intree=st, diff=diff, rel=rel, spread=spread,
-                                 within=within))
+                                 within=within,
+                                 p=rank_sum_p(so['values'], st['values'])))
     return rows
 
 
@@ -410,18 +437,22 @@ def write_summary(outdir, env, plan, runs, summ, figs):
         add('')
         add('Difference of the medians; "spread" is the larger of the two '
             'min–max ranges over the repetitions; "within" when the '
-            'difference is no larger than that spread.')
+            'difference is no larger than that spread; p: the two-sided '
+            'p-value of an exact Mann-Whitney rank-sum test over the runs '
+            '(small when the two modules\' runs do not mix: with 4 runs '
+            'each, 0.03 means one side had every larger value).')
         add('')
-        add('| scenario | metric | ours | in-tree | difference | spread | within |')
-        add('|---|---|---|---|---|---|---|')
+        add('| scenario | metric | ours | in-tree | difference | spread | within | p |')
+        add('|---|---|---|---|---|---|---|---|')
         for r in rows:
             f = METRICS[r['metric']][3]
-            add('| %s %s | %s | %s | %s | %s%s | %s | %s |' % (
+            add('| %s %s | %s | %s | %s | %s%s | %s | %s | %s |' % (
                 r['scen'], r['conf'], METRICS[r['metric']][1],
                 fmt(r['ours'], f), fmt(r['intree'], f), f % r['diff'] if '%d' not in f else '%d' % r['diff'],
                 '' if r['rel'] is None else ' (%+.0f%%)' % (100 * r['rel']),
                 f % r['spread'] if '%d' not in f else '%d' % r['spread'],
-                {True: 'yes', False: '**no**', None: 'n/a (1 run)'}[r['within']]))
+                {True: 'yes', False: '**no**', None: 'n/a (1 run)'}[r['within']],
+                'n/a' if r['p'] is None else '%.2f' % r['p']))
         judged = [r for r in rows if r['within'] is not None]
         add('')
         add('%d of %d comparisons within the run-to-run spread.'

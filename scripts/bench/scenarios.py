@@ -108,6 +108,15 @@ SETS = {
                       s1_rtts=(20, 80), s1_bufs=(1, 8), dur_s1={20: 20, 80: 20},
                       s1_extra={}, dur=dict(s2=20, s3=30),
                       scens=('s1', 's2', 's3')),
+    # Run 8's two open questions, single flows of 20 s: does ours differ
+    # from the in-tree module (the two alternate which goes first, rep by
+    # rep, so that drift cannot favour one), and does the recommended
+    # opt-in mode (cdg-dnr) hold its figures in a second run.
+    'confirm': dict(reps=4, ccs=['cdg', 'cdg-intree', 'cdg-dnr', 'bbr',
+                                 'cubic'],
+                    s1_rtts=(20, 80), s1_bufs=(1, 8),
+                    dur_s1={20: 20, 80: 20}, s1_extra={}, dur={},
+                    scens=('s1',), alternate=True),
 }
 
 
@@ -164,19 +173,26 @@ def run_line(scen, conf, label, rep, st, trace=0):
     return 'run ' + ' '.join('%s=%s' % p for p in kv)
 
 
-def group(label):
+def group(label, intree_first=False):
     """Runs of one module go together: ours by load parameters, then the
-    in-tree module, then the CCs that need neither (no swap)."""
+    in-tree module, then the CCs that need neither (no swap); the in-tree
+    module first with intree_first."""
     _, module, load, _ = VARIANTS[label]
-    return {'ours': 0 if not load else 1, 'intree': 2, 'any': 3}[module], load
+    rank = {'ours': 0 if not load else 1, 'intree': 2, 'any': 3}[module]
+    if intree_first and module != 'any':
+        rank = (rank + 1) % 3
+    return rank, load
 
 
 def plan(size):
     """The run list: repetitions outermost (so that slow drift of the
-    machine spreads over every CC), grouped by module inside each."""
+    machine spreads over every CC), grouped by module inside each.  With
+    the set's `alternate`, even repetitions run the in-tree module first."""
     lines = []
+    alternate = SETS[size].get('alternate', False)
     for rep in range(1, SETS[size]['reps'] + 1):
-        runs = [(group(label), scen, conf, label, st)
+        flip = alternate and rep % 2 == 0
+        runs = [(group(label, flip), scen, conf, label, st)
                 for scen, conf, variants, st in configs(size)
                 for label in variants]
         runs.sort(key=lambda r: r[0])       # stable: scenario order kept
@@ -206,6 +222,6 @@ if __name__ == '__main__':
     elif which in SETS:
         lines = plan(which)
     else:
-        sys.exit('scenarios.py: unknown set %s (default, quick, tune, tune-long, demo)'
-                 % which)
+        sys.exit('scenarios.py: unknown set %s (%s, demo)'
+                 % (which, ', '.join(SETS)))
     print('\n'.join(lines))
