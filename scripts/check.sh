@@ -15,10 +15,14 @@
 # Every suite prints TAP-like lines; this script counts them.  A suite that
 # fails without printing a `not ok` line is counted as one failure.
 #   CHECK_SKIP_VM=1    skip step 6 and the guest part of step 5
-
+#
+# The whole script is one compound command, read before any of it runs
+# (as scripts/vm/suite.sh): bash reads a script as it goes, and an edit
+# made during a 25-minute run once broke the run's last lines.
+{
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 log=$top/build/check
 mkdir -p "$log"
 : >"$log/results.tap"
@@ -90,3 +94,5 @@ pass=$((pass - skip))
 echo "# results: $log/results.tap"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+exit
+}
