@@ -36,6 +36,13 @@
 #   cdg median RTT   < 0.5 x cubic's      cdg keeps it short ...
 #   cdg median RTT   < 2 x 20 ms          ... near the base RTT
 #   cdg goodput      > 30 % of the link   without giving up the link
+#
+# Even without HyStart, a spurious retransmission under TCG can end cubic's
+# slow start before the buffer: a clean-clone run on 6.12 (2026-12-05) had
+# cubic at 45 Mbit/s with retrans 1, no netem drop and a median RTT of
+# 32.5 ms.  The queue is the premise of the cdg checks, not a property of
+# cdg, so a cubic run that did not fill it is run once more, and the
+# second run's figures are the ones checked.
 . "$(dirname "$0")/lib.sh"
 
 secs=${1:-8}
@@ -56,8 +63,13 @@ fi
 for fam in 4 6; do
 	if [ $fam = 4 ]; then dst=$ADDR_S; else dst=$ADDR6_S; fi
 	measure_bulk cubic "$dst" "$secs"
-	cu_gp=$MB_GOODPUT cu_rtt=$MB_RTT cu_cc=$MB_CC
 	diag "IPv$fam $(mb_summary cubic)"
+	if ! fcmp "$MB_RTT > 2 * $DELAY_MS"; then
+		diag "IPv$fam: cubic did not fill the queue: once more"
+		measure_bulk cubic "$dst" "$secs"
+		diag "IPv$fam $(mb_summary cubic)"
+	fi
+	cu_gp=$MB_GOODPUT cu_rtt=$MB_RTT cu_cc=$MB_CC
 	measure_bulk cdg "$dst" "$secs"
 	cd_gp=$MB_GOODPUT cd_rtt=$MB_RTT cd_cc=$MB_CC
 	diag "IPv$fam $(mb_summary cdg)"
