@@ -198,8 +198,16 @@ nogroup:x:65534:
 EOF
 : > "$root/etc/fstab"
 
+# The same inputs give the same bytes (sorted names, no mtimes, no inode
+# numbers, no gzip time stamp): in virtual time the guest's run depends on
+# every instruction it executes, unpacking included, so a rebuilt image
+# (a fresh clone has fresh mtimes) must not change the figures.
+# Our module without its debug information and build ID: they hold the
+# checkout's path, so two clones would otherwise boot different bytes.
+objcopy --strip-debug --remove-section=.note.gnu.build-id "$root/opt/cdg/tcp_cdg.ko"
+find "$root" -exec touch -h -d @0 {} +
 (cd "$root" && find . -mindepth 1 -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 > "$img.tmp"
+	cpio --null -o -H newc --owner=0:0 --reproducible --quiet) | gzip -n -1 > "$img.tmp"
 mv "$img.tmp" "$img"
 echo "$hash" > "$out/initramfs.hash"
 echo "mkinitramfs: built $img ($(du -k "$img" | cut -f1) KiB)" >&2

@@ -19,7 +19,7 @@
 #                a benchmark or demo writes its results to /out/... and they
 #                appear in DIR on the host, owned by the user running QEMU.
 #                Without --out, /out is a tmpfs that vanishes with the guest.
-#   --smp N      vCPUs (default 2; the throughput tests want two).
+#   --smp N      vCPUs (default 1; more only with CDG_VM_CLOCK=real).
 #   --env V=X    export V=X to the test in the guest (repeatable); e.g.
 #                --env CDG_KO=/lib/modules/intree/tcp_cdg.ko.xz makes the
 #                tests treat the in-tree module as ours, which must fail.
@@ -31,6 +31,13 @@
 #   CDG_VM_TIMEOUT_SCALE=N multiply every timeout by N (a KASAN kernel under
 #                          TCG runs the same test several times slower)
 #   CDG_VM_MEM=MiB         guest memory (default 1024)
+#   CDG_VM_CLOCK=virtual   the guest's clock (default virtual, below);
+#                          real: the old mode, kept for comparison only
+#   CDG_VM_SHIFT=N         icount shift: the virtual CPU runs one guest
+#                          instruction per 2^N ns (default 0: 1 GIPS)
+#   CDG_VM_SEED=N          QEMU's -seed N: the guest's RDRAND (-cpu max)
+#                          and every other random number QEMU makes come
+#                          from a generator seeded with N (default 1)
 #   CDG_VM_IMG=FILE        boot this initramfs, already built for K by
 #                          mkinitramfs.sh, instead of checking it is up to
 #                          date (suite.sh does that once per kernel: the
@@ -54,14 +61,27 @@
 # retried once (its console log kept as TEST.console.1.log); that is never a
 # test failure.  Anything after /init started is the test's.
 #
-# Exclusive tests: a test whose script has a line "# vm-exclusive: REASON"
-# (it measures throughput or time) never runs beside another VM on this
-# machine: TCG guests lose most of their speed when they share the two
-# cores.  Every run.sh takes a machine-wide lock, shared for ordinary tests
+# Exclusive tests (real time only): a test whose script has a line
+# "# vm-exclusive: REASON" (it measures throughput or time) never runs
+# beside another VM on this machine: in real time TCG guests lose most of
+# their speed when they share the two cores.  Every run.sh takes a machine-wide lock, shared for ordinary tests
 # and exclusive for those, through a turnstile so that a waiting exclusive
 # run is not starved by a stream of shared ones.  The lock files live in
 # ${CDG_VM_LOCKDIR:-/tmp} (one directory for every checkout on the host);
 # CDG_VM_LOCK=0 skips locking.
+#
+# Virtual time (the default): QEMU's -icount shift=N,align=off,sleep=off
+# with one vCPU.  The guest's clock advances 2^N ns per guest instruction
+# and skips idle time (a netem timer is reached at once, not waited for),
+# so what a test or benchmark measures inside the guest depends on the
+# guest's instructions and its virtual devices, not on the host: a busy
+# host only makes the run take longer in wall time.  In real time (the
+# old mode) the guest's CPU and timer jitter, not the emulated network,
+# set the figures (docs/benchmarks.md, "Virtual time").  Virtual time
+# needs TCG and one vCPU (with -smp 2 and sleep=off a 6.1 guest hung
+# bringing up the second CPU).  Since figures no longer depend on what
+# else runs, virtual-time VMs take the VM lock shared, test and benchmark
+# alike, and never wait for an idle host.
 #
 # Accelerator: TCG unless the host CPU has VMX/SVM, /dev/kvm is usable and a
 # 15 s KVM boot probe reaches the kernel's panic on a missing init (cached in
@@ -80,8 +100,14 @@ kver=${KVER:-}
 timeout=300
 timeout_given=0
 outdir=
-smp=2
+smp=1
 mem=${CDG_VM_MEM:-1024}
+clock=${CDG_VM_CLOCK:-virtual}
+shift_=${CDG_VM_SHIFT:-0}
+seed=${CDG_VM_SEED:-1}
+case $clock in virtual|real) ;; *) die "CDG_VM_CLOCK must be virtual or real" ;; esac
+[[ $shift_ =~ ^[0-9]$ ]] || die "CDG_VM_SHIFT must be 0..9"
+[[ $seed =~ ^[0-9]+$ ]] || die "CDG_VM_SEED must be a non-negative integer"
 kroot=${CDG_KROOT:-}
 tscale=${CDG_VM_TIMEOUT_SCALE:-1}
 [[ $tscale =~ ^[1-9][0-9]*$ ]] || die "CDG_VM_TIMEOUT_SCALE must be a positive integer"
@@ -112,6 +138,7 @@ if [ "$timeout_given" = 0 ]; then
 	[ -z "$t_hdr" ] || timeout=$t_hdr
 fi
 [[ $timeout =~ ^[0-9]+$ ]] && [ "$timeout" -ge 30 ] || die "--timeout must be >= 30 s"
+[ "$clock" = real ] || [ "$smp" = 1 ] || die "--smp $smp needs CDG_VM_CLOCK=real (virtual time runs one vCPU)"
 timeout=$((timeout * tscale)) boot_timeout=$((boot_timeout * tscale))
 # lib.sh stretches its own waits (unload, listen, established) by as much.
 envs+=("CDG_VM_TIMEOUT_SCALE=$tscale")
@@ -145,7 +172,10 @@ kvm_probe() {
 	grep -q 'Kernel panic' "$log"
 }
 accel=${CDG_VM_ACCEL:-}
-if [ -z "$accel" ]; then
+if [ "$clock" = virtual ]; then
+	[ -z "$accel" ] || [ "$accel" = tcg ] || die "virtual time needs TCG, not CDG_VM_ACCEL=$accel"
+	accel=tcg
+elif [ -z "$accel" ]; then
 	cache=$top/build/vm/accel
 	key="$(uname -r) $(qemu-system-x86_64 --version | head -n 1)"
 	if [ -f "$cache" ] && [ "$(sed -n 2p "$cache")" = "$key" ]; then
@@ -163,7 +193,7 @@ vm_lock() {
 		exec {gate_fd}>/dev/null {lock_fd}>/dev/null
 		return 0
 	fi
-	grep -q '^# vm-exclusive:' "$top/tests/vm/$test.sh" && mode=-x
+	[ "$clock" = virtual ] || ! grep -q '^# vm-exclusive:' "$top/tests/vm/$test.sh" || mode=-x
 	exec {gate_fd}>>"$dir/tcp_cdg-vm.gate"
 	exec {lock_fd}>>"$dir/tcp_cdg-vm.lock"
 	# The gate is held only while queueing for the lock: an exclusive
@@ -177,39 +207,11 @@ vm_lock() {
 	fi
 	flock -u "$gate_fd"
 	[ $((SECONDS - t)) -lt 2 ] || echo "# run.sh: waited $((SECONDS - t)) s for the VM lock" >&2
-	exclusive=$([ "$mode" = -x ] && echo 1 || echo 0)
-}
-exclusive=0
+	}
 vm_lock
 
 # Host CPU time (jiffies) busy and total, from /proc/stat.
 cpu_times() { awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat; }
-# Busy percentage of the host's CPUs over 1 s.
-host_busy() {
-	local b0 t0 b1 t1
-	read -r b0 t0 < <(cpu_times); sleep 1; read -r b1 t1 < <(cpu_times)
-	echo $(( (b1 - b0) * 100 / (t1 - t0 > 0 ? t1 - t0 : 1) ))
-}
-# An exclusive test also waits (up to CDG_VM_IDLE_WAIT s, default 120) for
-# the host to be idle: other checkouts' VMs, compiles and unit tests do not
-# take the VM lock.  Load averages lag by a minute; /proc/stat over 1 s
-# does not.
-if [ "$exclusive" = 1 ]; then
-	idle_wait=${CDG_VM_IDLE_WAIT:-120} t=$SECONDS busy=$(host_busy)
-	while [ "$busy" -gt 25 ] && [ $((SECONDS - t)) -lt "$idle_wait" ]; do
-		[ $((SECONDS - t)) -gt 1 ] ||
-			echo "# run.sh: host CPUs ${busy}% busy: waiting up to ${idle_wait}s for idle" >&2
-		sleep 4
-		busy=$(host_busy)
-	done
-	# The test sees it too (lib.sh: perf_check skips instead of failing).
-	envs+=("CDG_HOST_BUSY=$busy")
-	if [ "$busy" -gt 25 ]; then
-		echo "# run.sh: WARNING: host still ${busy}% busy: throughput figures will be low and noisy" >&2
-	else
-		echo "# run.sh: exclusive VM, host ${busy}% busy at start" >&2
-	fi
-fi
 
 # --- per-run settings: a second cpio appended to the cached initramfs ---------
 tmp=$(mktemp -d "$vmdir/run.XXXXXX")
@@ -231,7 +233,12 @@ mkdir -p "$tmp/cpio/etc"
 	printf 'CDG_GUEST_TIMEOUT=%d\n' "$((timeout - 20))"
 	for e in "${envs[@]}"; do printf 'export %s=%q\n' "${e%%=*}" "${e#*=}"; done
 } > "$tmp/cpio/etc/cdg-run"
-(cd "$tmp/cpio" && echo etc/cdg-run | cpio -o -H newc --owner=0:0 --quiet) | gzip > "$tmp/run.cpio.gz"
+# Byte for byte the same archive for the same settings (no mtime, no inode
+# numbers): the guest spends a different number of instructions on
+# unpacking different bytes, and in virtual time that is a different run.
+touch -d @0 "$tmp/cpio/etc/cdg-run" "$tmp/cpio/etc"
+(cd "$tmp/cpio" && echo etc/cdg-run |
+	cpio -o -H newc --owner=0:0 --reproducible --quiet) | gzip -n > "$tmp/run.cpio.gz"
 # The kernel unpacks concatenated archives one after the other (an
 # uncompressed one would have to start 4-byte aligned: gzip it too).
 cat "$img" "$tmp/run.cpio.gz" > "$tmp/initrd"
@@ -247,6 +254,16 @@ logname=${test//\//_}	# guest/bench -> guest_bench
 console=$logs/$logname.console.log
 taplog=$logs/$logname.tap
 append="console=ttyS0 slub_debug=FZPU panic=-1 oops=panic loglevel=7"
+clockargs=(-smp "$smp")
+if [ "$clock" = virtual ]; then
+	# -cpu max: RDRAND, which -seed makes repeatable (qemu64 has none).
+	# -rtc: the guest's wall clock starts at a fixed date and follows
+	# the virtual clock (the RNG mixes the boot time in).
+	# shellcheck disable=SC2054 # QEMU's option values have commas
+	clockargs=(-smp 1 -cpu max -seed "$seed"
+		-rtc base=2026-01-01T00:00:00,clock=vm
+		-icount "shift=$shift_,align=off,sleep=off")
+fi
 
 # --- one boot ------------------------------------------------------------------
 # Sets: booted exit_rc last_n seen_fail bad errors timed_out qemu_rc
@@ -255,15 +272,21 @@ run_vm() {
 	booted=0 exit_rc='' last_n=0 seen_fail=0 bad=() errors=() timed_out=0
 	: > "$console"
 	: > "$taplog"
+	: > "$tmp/tap.raw"
+	# Both serial ports write to files: a write to a file never blocks, so
+	# when the guest's UART is done with a byte does not depend on how
+	# soon this script reads it (a pipe that fills up would stall the
+	# guest for a host-dependent time and break the repeatability of
+	# virtual time).  tail follows the file until QEMU is gone.
 	# QEMU must not inherit the VM lock: it would outlive a killed run.sh.
-	exec {fd}< <(exec {lock_fd}>&- {gate_fd}>&-; exec timeout -s KILL "$((timeout + 30))" \
-		qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$smp" \
+	(exec {lock_fd}>&- {gate_fd}>&-; exec timeout -s KILL "$((timeout + 30))" \
+		qemu-system-x86_64 -accel "$accel" -m "$mem" "${clockargs[@]}" \
 		-nic none -no-reboot -nographic -monitor none \
 		-kernel "$vmlinuz" -initrd "$tmp/initrd" -append "$append" \
-		-serial "file:$console" \
-		-chardev stdio,id=tap,signal=off -serial chardev:tap \
-		"${share[@]}" </dev/null 2>"$logs/$logname.qemu.err")
+		-serial "file:$console" -serial "file:$tmp/tap.raw" \
+		"${share[@]}" </dev/null >/dev/null 2>"$logs/$logname.qemu.err") &
 	qpid=$!
+	exec {fd}< <(exec {lock_fd}>&- {gate_fd}>&-; exec tail -s 0.2 -n +1 -f --pid="$qpid" "$tmp/tap.raw")
 	while :; do
 		limit=$timeout
 		[ "$booted" = 1 ] || limit=$((boot_timeout < timeout ? boot_timeout : timeout))
@@ -381,10 +404,12 @@ echo "# $test: $last_n results"
 # told apart from a slow module.
 read -r busy1 total1 < <(cpu_times)
 qemu_cpu=$(( $(child_cpu) - cpu0 ))
-if [ "$exclusive" = 1 ] && [ "$total1" -gt "$total0" ]; then
+if [ "$total1" -gt "$total0" ]; then
 	other=$(( (busy1 - busy0 - qemu_cpu) * 100 / (total1 - total0) ))
 	echo "# run.sh: other processes used $((other < 0 ? 0 : other))% of the host CPU during the run" >&2
 fi
-echo "# run.sh: $test on $kver ($accel, -smp $smp): $((SECONDS - t0)) s, status $status" >&2
+clockdesc="real time, -smp $smp"
+[ "$clock" = real ] || clockdesc="virtual time, shift $shift_, seed $seed"
+echo "# run.sh: $test on $kver ($accel, $clockdesc): $((SECONDS - t0)) s, status $status" >&2
 exit "$status"
 }
