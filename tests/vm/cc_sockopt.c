@@ -26,6 +26,7 @@
  *                                  with destination PORT and print the one
  *                                  that has sent the most:
  *                                    T_MS SRTT_US CC TOTAL_RETRANS BYTES_ACKED
+ *                                    CWND SSTHRESH CA_STATE
  *                                  Ends when such sockets were seen and are
  *                                  gone.  ss does the same, but one ss costs
  *                                  ~200 ms of a TCG guest (dynamic linking),
@@ -257,7 +258,7 @@ static int do_churn(const char *addr, int port, const char *name, int count)
 struct sample {
 	int found;
 	unsigned long long acked;
-	unsigned int rtt_us, retrans;
+	unsigned int rtt_us, retrans, cwnd, ssthresh, ca_state;
 	char cc[TCP_CA_NAME_MAX + 1];
 };
 
@@ -323,6 +324,9 @@ static int diag_dump(int nl, int family, int port, struct sample *best)
 				best->acked = ti->tcpi_bytes_acked;
 				best->rtt_us = ti->tcpi_rtt;
 				best->retrans = ti->tcpi_total_retrans;
+				best->cwnd = ti->tcpi_snd_cwnd;
+				best->ssthresh = ti->tcpi_snd_ssthresh;
+				best->ca_state = ti->tcpi_ca_state;
 				snprintf(best->cc, sizeof(best->cc), "%s", cc);
 			}
 		}
@@ -356,8 +360,9 @@ static int do_sample(int port, int ms)
 			return fail("inet_diag (tcp_diag loaded?)");
 		if (best.found) {
 			seen = 1;
-			printf("%.0f %u %s %u %llu\n", now_ms() - t0, best.rtt_us,
-			       best.cc, best.retrans, best.acked);
+			printf("%.0f %u %s %u %llu %u %u %u\n", now_ms() - t0,
+			       best.rtt_us, best.cc, best.retrans, best.acked,
+			       best.cwnd, best.ssthresh, best.ca_state);
 		} else if (seen) {
 			return 0;
 		}

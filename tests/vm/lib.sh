@@ -263,13 +263,15 @@ ns_wait_up() {
 # netem releases hundreds at once, more than netdev_max_backlog (1000)
 # holds.  Those drops are an artefact of the emulation, so the backlog is
 # made deep; softnet_drops tells whether any happened anyway.
-netem_bottleneck() {
+netem_bottleneck() {	# ... [NETEM_ARGS...], e.g. loss 0.05%
+	local delay=$1 rate=$2 limit=$3
+	shift 3
 	require_mod sch_netem
 	sysctl -qw net.core.netdev_max_backlog=30000
 	ip -n "$NS_C" link set veth_c gso_max_segs 1 gso_max_size 1500 2>/dev/null ||
 		echo "netem_bottleneck: cannot limit GSO on veth_c" >&2
 	ip netns exec "$NS_C" tc qdisc replace dev veth_c root netem \
-		delay "$1" rate "$2" limit "$3"
+		delay "$delay" rate "$rate" limit "$limit" "$@"
 }
 
 # Packets dropped so far by a full per-CPU backlog (all CPUs), and by the
@@ -319,8 +321,8 @@ _ss_cc_awk='/^[^ \t]/ { next }
 # measure_bulk CC DST SECONDS [IPERF_ARGS...]
 # An iperf3 bulk transfer from $NS_C to DST (in $NS_S) with congestion
 # control CC, while cc_sockopt samples the data socket through inet_diag
-# every 50 ms (what `ss -ti` reads, without its ~200 ms start-up cost per
-# call under TCG).  Sets:
+# every MB_INTERVAL_MS (default 50) ms (what `ss -ti` reads, without its
+# ~200 ms start-up cost per call under TCG).  Sets:
 #   MB_GOODPUT  receiver goodput, Mbit/s (iperf3)
 #   MB_RTT      median srtt (ms) of the samples after the first second,
 #               i.e. after slow start
@@ -330,6 +332,17 @@ _ss_cc_awk='/^[^ \t]/ { next }
 #   MB_RETRANS  segments the data socket retransmitted (iperf3's Retr)
 #   MB_NETEM_DROPS, MB_BACKLOG_DROPS  packets dropped by the bottleneck's
 #               full buffer, and by full per-CPU backlogs (emulation noise)
+#   MB_BACKOFFS, MB_BETA  window reductions without a retransmission (a
+#               delay backoff), and the median of ssthresh after each over
+#               cwnd in the sample before it (backoff_beta/1024, a little
+#               less: cwnd may grow between a sample and the backoff)
+#   MB_LOSSES, MB_LOSS_BETA  the same for reductions with a retransmission
+#               (loss); "-" for a median of none
+#   MB_LOSS_ABOVE  loss reductions to more than 0.55 of cwnd: more than
+#               Reno's half, which CDG's shadow window gives after a delay
+#               backoff (cdg-spec section 10)
+# Both count only changes of ssthresh after slow start: the first exit
+# from it (ssthresh infinite before) is neither.
 # The data socket is the one that acknowledged the most bytes (iperf3's
 # control connection to the same port carries a few hundred, and keeps the
 # namespace's default CC: iperf3 -C sets only the data socket's).
@@ -344,7 +357,7 @@ measure_bulk() {
 	nsx "$NS_S" iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
 	local srv=$!
 	wait_listen "$NS_S" "$port"
-	nsx "$NS_C" cc_sockopt sample "$port" 50 > "$samples" &
+	nsx "$NS_C" cc_sockopt sample "$port" "${MB_INTERVAL_MS:-50}" > "$samples" &
 	local smp=$!
 	local rc=0
 	nsx "$NS_C" iperf3 -c "$dst" -p "$port" -t "$secs" -C "$cc" -f m "$@" \
@@ -373,6 +386,15 @@ measure_bulk() {
 	MB_RTT_P90=$(awk '$1 >= 1000 { print $2 / 1000 }' "$samples" | sort -n |
 		awk '{ a[NR] = $1 } END { i = int(NR * 0.9 + 0.5); if (i < 1) i = 1; if (NR) print a[i] }')
 	MB_CC=$(awk '$1 >= 1000 { print $3 }' "$samples" | sort -u | tr '\n' ' ' | sed 's/ $//')
+	local red
+	red=$(awk 'NR > 1 && $7 != ps && ps < 2147483647 {
+			print ($4 > pr ? "loss" : "delay"), $7 / pc }
+		{ ps = $7; pc = $6; pr = $4 }' "$samples")
+	MB_BACKOFFS=$(grep -c '^delay' <<< "$red" || true)
+	MB_LOSSES=$(grep -c '^loss' <<< "$red" || true)
+	MB_BETA=$(awk '$1 == "delay" { print $2 }' <<< "$red" | median_or_dash)
+	MB_LOSS_BETA=$(awk '$1 == "loss" { print $2 }' <<< "$red" | median_or_dash)
+	MB_LOSS_ABOVE=$(awk '$1 == "loss" && $2 > 0.55 { n++ } END { print n + 0 }' <<< "$red")
 	# iperf3's sender line: "... 93.8 Mbits/sec  123  sender" (Retr).
 	MB_RETRANS=$(awk '/sender/ { v = $(NF-1) } END { print v + 0 }' "$log")
 	MB_BACKLOG_DROPS=$(( $(softnet_drops) - sn0 ))
@@ -386,27 +408,23 @@ measure_bulk() {
 
 # "cc=cubic goodput=93.1Mbit/s rtt=120.3ms p90=..." for diagnostics.
 mb_summary() {
-	echo "$1: goodput ${MB_GOODPUT} Mbit/s, srtt median ${MB_RTT} ms p90 ${MB_RTT_P90} ms ($MB_SAMPLES samples at $MB_RATE Hz), retrans $MB_RETRANS, drops netem $MB_NETEM_DROPS backlog $MB_BACKLOG_DROPS, cc seen '$MB_CC'"
+	echo "$1: goodput ${MB_GOODPUT} Mbit/s, srtt median ${MB_RTT} ms p90 ${MB_RTT_P90} ms ($MB_SAMPLES samples at $MB_RATE Hz), retrans $MB_RETRANS, drops netem $MB_NETEM_DROPS backlog $MB_BACKLOG_DROPS, cc seen '$MB_CC', backoffs $MB_BACKOFFS x $MB_BETA, losses $MB_LOSSES x $MB_LOSS_BETA ($MB_LOSS_ABOVE above 0.55)"
 }
 
 # perf_check NAME CONDITION: a check on a measured figure (CONDITION is an
-# awk expression, see fcmp).  run.sh tells an exclusive test how busy the
-# host's CPUs were when it started (CDG_HOST_BUSY, percent): on a host that
-# others keep busy a TCG guest loses most of its speed and timing, so there
-# a failed figure is reported as a SKIP with the reason, never as a pass;
-# a figure that holds is a pass either way.  The same on a KASAN kernel
-# (make check-debug): it runs several times slower, so its figures say
-# nothing about the congestion control.
+# awk expression, see fcmp).  In virtual time (scripts/vm/run.sh) figures
+# do not depend on how busy the host is, so a failed figure is a failure.
+# One exception: a KASAN kernel (make check-debug) runs several times more
+# instructions for the same work, so its sender is CPU-bound and its
+# figures say nothing about the congestion control: there a failed figure
+# is a SKIP with that reason, never a pass.
 # Read when the test starts, while the boot messages are still in the log.
 _lib_kasan=$(dmesg | grep -q 'KernelAddressSanitizer initialized' && echo 1 || echo 0)
 perf_check() {
-	local busy=${CDG_HOST_BUSY:-0}
 	if fcmp "$2"; then
 		tap_ok "$1"
 	elif [ "$_lib_kasan" = 1 ]; then
 		tap_skip "$1" "KASAN kernel: figures not meaningful"
-	elif [ "$busy" -gt 25 ]; then
-		tap_skip "$1" "host CPUs were ${busy}% busy with other work: figure not trustworthy"
 	else
 		tap_fail "$1" "failed: $2"
 	fi
@@ -416,7 +434,9 @@ perf_check() {
 fcmp() { awk "BEGIN { exit !($1) }"; }
 
 # Median of the arguments.
-median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+median() { printf '%s\n' "$@" | median_or_dash; }
+# Median of the numbers on stdin, one a line; "-" when there are none.
+median_or_dash() { sort -g | awk '{ a[NR] = $1 } END { if (!NR) print "-"; else printf "%.4g\n", (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 # Shrink slab caches: kmem_cache_shrink also frees what a KASAN kernel holds
 # in its quarantine of freed objects, which /proc/slabinfo counts as active
