@@ -9,9 +9,9 @@
 # /lib/modules/K/build, and a /boot/vmlinuz-K) it builds the module with
 # `make ko KVER=K` and runs each TEST (default: every tests/vm/*.sh but
 # lib.sh; tests/vm/guest/ holds benchmarks, not tests) in its own VM with
-# scripts/vm/run.sh.  Serially: the throughput tests must not share the
-# machine's two cores with another guest (run.sh's VM lock also makes sure
-# of that across checkouts).
+# scripts/vm/run.sh, CDG_VM_JOBS (default: the number of CPUs) VMs at a
+# time.  That is safe for the throughput tests because the VMs run in
+# virtual time (run.sh); with CDG_VM_CLOCK=real they run one at a time.
 #
 # CDG_KROOT=DIR takes the kernels from DIR/boot and DIR/lib/modules instead
 # (see run.sh); their headers are DIR/lib/modules/K/build.
@@ -70,9 +70,10 @@ done
 failed=0
 summary=()
 t_all=$SECONDS
+# Phase 1: the module and the initramfs, once per kernel.
+declare -A img
+ok_kvers=()
 for k in "${kvers[@]}"; do
-	t_k=$SECONDS
-	echo "# === kernel $k: ${#tests[@]} test(s) ==="
 	if ! make -C "$top" --no-print-directory ko KVER="$k" \
 		KDIR="$kroot/lib/modules/$k/build" >&2; then
 		echo "not ok 1 - check-vm: make ko KVER=$k failed (its tests did not run)"
@@ -81,30 +82,81 @@ for k in "${kvers[@]}"; do
 		continue
 	fi
 	# Built (or found up to date) once: every test of this kernel boots it.
-	if ! img=$("$top/scripts/vm/mkinitramfs.sh" "$k"); then
+	if ! img[$k]=$("$top/scripts/vm/mkinitramfs.sh" "$k"); then
 		echo "not ok 1 - check-vm: initramfs for $k failed (its tests did not run)"
 		failed=1
 		summary+=("$k: initramfs failed")
 		continue
 	fi
-	bad=()
-	for t in "${tests[@]}"; do
-		echo "# --- $k: $t"
-		if [ "$k" != "${kvers[0]}" ] && [ "$named" = 0 ] &&
-		   [ -z "${CDG_VM_FULL_MATRIX:-}" ] &&
-		   grep -q '^# vm-kernels: first' "$top/tests/vm/$t.sh"; then
-			echo "ok 1 - $t on $k # SKIP runs on the first kernel (${kvers[0]}) only; CDG_VM_FULL_MATRIX=1 or T=$t runs it here"
-			continue
-		fi
-		t_t=$SECONDS
-		if ! CDG_VM_IMG=$img "$top/scripts/vm/run.sh" --kver "$k" "$t"; then
-			failed=1
-			bad+=("$t")
-		fi
-		echo "# $k: $t took $((SECONDS - t_t)) s"
-	done
-	summary+=("$k: $((SECONDS - t_k)) s, ${#tests[@]} test(s), failed: ${bad[*]:-none}")
+	ok_kvers+=("$k")
 done
+
+# Phase 2: every (kernel, test) pair, up to $jobs VMs at a time.  In
+# virtual time a guest's figures do not depend on what else runs, so
+# two guests share the two cores; each prints when it is done, in the
+# order of the list, so the output reads as if they had run one by one.
+jobs=${CDG_VM_JOBS:-$(nproc)}
+[ "${CDG_VM_CLOCK:-virtual}" = virtual ] || jobs=1
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "suite.sh: CDG_VM_JOBS must be a positive integer" >&2; exit 2; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/cdg-suite.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pairs=()
+for k in "${ok_kvers[@]}"; do
+	for t in "${tests[@]}"; do pairs+=("$k $t"); done
+done
+
+# One pair, in the background: its stdout, stderr, status and seconds.
+run_pair() {
+	local i=$1 k=$2 t=$3 t0=$SECONDS rc=0
+	if [ "$k" != "${ok_kvers[0]}" ] && [ "$named" = 0 ] &&
+	   [ -z "${CDG_VM_FULL_MATRIX:-}" ] &&
+	   grep -q '^# vm-kernels: first' "$top/tests/vm/$t.sh"; then
+		echo "ok 1 - $t on $k # SKIP runs on the first kernel (${ok_kvers[0]}) only; CDG_VM_FULL_MATRIX=1 or T=$t runs it here" > "$work/$i.out"
+	else
+		CDG_VM_IMG=${img[$k]} "$top/scripts/vm/run.sh" --kver "$k" "$t" \
+			>"$work/$i.out" 2>"$work/$i.err" || rc=$?
+	fi
+	echo "$((SECONDS - t0))" > "$work/$i.secs"
+	echo "$rc" > "$work/$i.rc"	# last: it says the pair is done
+}
+
+declare -A ksecs kbad
+next=0	# the first pair not printed yet
+flush() {
+	local k t rc secs
+	while [ "$next" -lt "${#pairs[@]}" ] && [ -f "$work/$next.rc" ]; do
+		read -r k t <<< "${pairs[next]}"
+		echo "# --- $k: $t"
+		cat "$work/$next.out"
+		[ ! -f "$work/$next.err" ] || cat "$work/$next.err" >&2
+		rc=$(cat "$work/$next.rc") secs=$(cat "$work/$next.secs")
+		echo "# $k: $t took $secs s"
+		ksecs[$k]=$(( ${ksecs[$k]:-0} + secs ))
+		if [ "$rc" != 0 ]; then
+			failed=1
+			kbad[$k]+="$t "
+		fi
+		next=$((next + 1))
+	done
+}
+
+running=0
+for i in "${!pairs[@]}"; do
+	while [ "$running" -ge "$jobs" ]; do
+		wait -n || true
+		running=$((running - 1))
+		flush
+	done
+	# shellcheck disable=SC2086 # "kernel test"
+	run_pair "$i" ${pairs[i]} &
+	running=$((running + 1))
+done
+wait
+flush
+for k in "${ok_kvers[@]}"; do
+	summary+=("$k: ${ksecs[$k]:-0} s of VM time, ${#tests[@]} test(s), failed: ${kbad[$k]:-none}")
+done
+echo "# check-vm: $jobs VM(s) at a time"
 for s in "${summary[@]}"; do echo "# check-vm $s"; done
 echo "# check-vm total $((SECONDS - t_all)) s"
 exit "$failed"
