@@ -372,14 +372,16 @@ def write_summary(outdir, env, plan, runs, summ, figs):
     add = L.append
     add('# CDG benchmark: %s set, %s' % (env.get('set', '?'), env.get('date', '')))
     add('')
-    add('Machine: %s; guest kernel %s, QEMU TCG, %s vCPUs. %d runs planned, '
-        '%d worked. Host when the script started: load %s. Host CPUs busy '
-        'with other work when the VM started: %s; during the run: %s.'
+    add('Machine: %s; guest kernel %s, QEMU TCG, %s vCPUs, %s. %d runs '
+        'planned, %d worked. Host when the script started: load %s; other '
+        'processes took %s of the host CPU during the run%s.'
         % (env.get('host', '?'), env.get('kernel', '?'), env.get('cpus', '?'),
+           env.get('clock', 'clock not recorded'),
            len(plan), sum(1 for r in runs if r.get('ok')), env.get('load', '?'),
-           '%s%%' % env['host_busy_start'] if 'host_busy_start' in env else 'not measured',
            # run.sh subtracts QEMU's CPU from the total: noise can go below 0
-           '%s%%' % max(0, env['host_busy_during']) if 'host_busy_during' in env else 'not measured'))
+           '%s%%' % max(0, env['host_busy_during']) if 'host_busy_during' in env else 'an unmeasured part',
+           ' (in virtual time that changes the wall time, not the figures)'
+           if env.get('clock', '').startswith('virtual') else ''))
     if env.get('disturbed'):
         add('')
         add('**Possibly disturbed:** %s' % env['disturbed'])
@@ -524,25 +526,22 @@ def read_env(outdir):
             k, _, v = line.partition(' ')
             if k:
                 env[k] = v
-    # run.sh: "# run.sh: exclusive VM, host N% busy at start" and "other
-    # processes used N% of the host CPU during the run".
+    # run.sh: "other processes used N% of the host CPU during the run" and
+    # "... (tcg, virtual time, shift 0, seed 1): ..." or "(kvm, real time,
+    # -smp 2)".  Only a real-time run's figures are disturbed by the host.
     import re
     log = metrics.read(os.path.join(outdir, 'vm.log'))
-    m = re.search(r'host (?:still )?(\d+)% busy', log)
+    m = re.search(r'\((?:tcg|kvm), ((?:virtual|real) time[^)]*)\)', log)
     if m:
-        env['host_busy_start'] = int(m.group(1))
+        env['clock'] = m.group(1)
     m = re.search(r'other processes used (-?\d+)% of the host CPU', log)
     if m:
         env['host_busy_during'] = int(m.group(1))
-    why = []
-    if env.get('host_busy_start', 0) > 25:
-        why.append('host CPUs %d%% busy with other work at the start'
-                   % env['host_busy_start'])
-    if env.get('host_busy_during', 0) > 10:
-        why.append('other processes took %d%% of the host CPU during the run'
-                   % env['host_busy_during'])
-    if why:
-        env['disturbed'] = '; '.join(why)
+    if (not env.get('clock', '').startswith('virtual')
+            and env.get('host_busy_during', 0) > 10):
+        env['disturbed'] = ('real time, and other processes took %d%% of '
+                            'the host CPU during the run'
+                            % env['host_busy_during'])
     return env
 
 

@@ -348,7 +348,6 @@ setup
 	echo "cpus $(nproc)"
 	echo "ethtool $(command -v ethtool || echo none)"
 	echo "boot_uptime $(cut -d' ' -f1 /proc/uptime)"
-	echo "host_busy_at_start ${CDG_HOST_BUSY:-unknown}"
 } > /out/env.txt
 
 total=$(grep -c '^run ' "$plan" || true)
