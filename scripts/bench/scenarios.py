@@ -63,6 +63,7 @@ DESCRIPTION = {
     's4': 'non-congestion (random) loss',
     's5': 'RTT unfairness: 10 ms and 80 ms flows',
     's6': 'short transfers during a bulk flow',
+    's7': 'the test bed: one flow at 100 Mbit/s to 1 Gbit/s',
     'demo': 'demo: one bulk flow',
 }
 
@@ -112,6 +113,16 @@ SETS = {
     # from the in-tree module (the two alternate which goes first, rep by
     # rep, so that drift cannot favour one), and does the recommended
     # opt-in mode (cdg-dnr) hold its figures in a second run.
+    # docs/benchmarks.md, "Virtual time": the same plan under several
+    # seeds and host loads, to show what repeats and what varies.
+    'repeat': dict(reps=1, ccs=['cubic', 'reno', 'cdg', 'cdg-intree'],
+                   s1_rtts=(20,), s1_bufs=(8,), dur_s1={20: 8}, s1_extra={},
+                   dur={}, scens=('s1',)),
+    # docs/benchmarks.md, "Virtual time": how fast a link the guest's
+    # virtual CPU can fill, and what a second of traffic costs in wall time.
+    'rates': dict(reps=1, ccs=['cubic', 'cdg'], s1_rtts=(), s1_bufs=(),
+                  dur_s1={}, s1_extra={}, dur=dict(s7=5),
+                  rates=(100, 250, 500, 1000), scens=('s7',)),
     'confirm': dict(reps=4, ccs=['cdg', 'cdg-intree', 'cdg-dnr', 'bbr',
                                  'cubic'],
                     s1_rtts=(20, 80), s1_bufs=(1, 8),
@@ -139,6 +150,10 @@ def configs(size):
         yield ('s3', 'rtt20-buf8', ccs + ['cdg-scav'],
                dict(rtt1=20, rtt2=20, buf=deep, dur=s['dur']['s3'],
                     vs='cubic'))
+    for rate in s.get('rates', ()) if 's7' in scens else ():
+        yield ('s7', 'rate%d-rtt20-buf8' % rate, ccs,
+               dict(rtt1=20, rtt2=20, buf=8 * bdp_packets(20, rate),
+                    dur=s['dur']['s7'], n=1, rate=rate))
     if 's4' not in scens:
         return
     for loss in s['losses']:
@@ -165,7 +180,8 @@ def run_line(scen, conf, label, rep, st, trace=0):
     kv = [('id', '%s-%s-%s-r%d' % (scen, conf, label, rep)),
           ('scen', scen), ('conf', conf), ('label', label), ('rep', rep),
           ('module', module), ('load', load or '-'),
-          ('params', params or '-'), ('rate', RATE), ('buf', st['buf']),
+          ('params', params or '-'), ('rate', st.get('rate', RATE)),
+          ('buf', st['buf']),
           ('loss', st.get('loss', 0)), ('rtt1', st['rtt1']),
           ('rtt2', st['rtt2']), ('dur', st['dur']),
           ('flows', flows_of(cc, st)), ('short', st.get('short', '-')),
