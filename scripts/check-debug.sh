@@ -11,7 +11,9 @@
 #    (or the T= ones) on it.  Any KASAN/UBSAN/lockdep report in the kernel
 #    log, and any object kmemleak finds unreferenced after a test, fails
 #    that test (scripts/vm/guest-init.sh).  Timeouts are scaled by
-#    CDG_VM_TIMEOUT_SCALE (default 4): KASAN under TCG is that much slower.
+#    CDG_VM_TIMEOUT_SCALE (default 4): a KASAN kernel executes that many
+#    more instructions for the same work, and in virtual time (run.sh)
+#    the guest's clock counts instructions.
 #    Figures (goodput, RTT) are not judged on a KASAN kernel (lib.sh's
 #    perf_check skips them); fault_ring.sh runs only here.
 #
