@@ -64,9 +64,14 @@ rc=0
 set -o pipefail	# a harness failure (timeout, panic) counts as well as a failed run
 # run.sh's own lines (how busy the host was, how long it took) go to
 # vm.log too: the report states them.
-CDG_VM_SEED=$seed "$runsh" --kver "$kver" --timeout "$secs" --out "$out" guest/bench plan.txt \
+# The guest reads only the plan (in/): host.txt, vm.log and bench.tap
+# differ from run to run, and every byte the guest boots is part of the run.
+mkdir -p "$out/in"
+cp "$out/plan.txt" "$out/in/"
+CDG_VM_SEED=$seed "$runsh" --kver "$kver" --timeout "$secs" --in "$out/in" --out "$out" guest/bench plan.txt \
 	2> >(tee -a "$out/vm.log" >&2) |
 	(cd "$top/scripts/bench" && "$py" progress.py "$out/plan.txt" "$out/bench.tap") || rc=$?
+rm -rf "$out/in"
 (cd "$top/scripts/bench" && "$py" report.py "$out")
 echo "bench: summary in ${out#"$top"/}/summary.md"
 exit "$rc"

@@ -20,8 +20,9 @@
 #            # cdg-exit RC          the test's exit status; nothing follows
 #
 # The per-run settings come from /etc/cdg-run, a small cpio archive run.sh
-# appends to the cached initramfs: CDG_TEST, CDG_ARGS (array), CDG_SHARE
-# (1: mount the 9p share "out" on /out) and CDG_GUEST_TIMEOUT (seconds).
+# appends to the cached initramfs (with run.sh --in's files in /out.in):
+# CDG_TEST, CDG_ARGS (array), CDG_SHARE (1: /out is copied to the 9p share
+# "out" after the test) and CDG_GUEST_TIMEOUT (seconds).
 #
 # This is bash, not busybox sh: busybox runs its own applets (ip, modprobe,
 # sysctl...) before $PATH, and those lack what the tests use.
@@ -38,7 +39,7 @@ ln -sfn fd/0 /dev/stdin; ln -sfn fd/1 /dev/stdout; ln -sfn fd/2 /dev/stderr
 mount -t devpts devpts /dev/pts
 mount -t tmpfs -o mode=0755 tmpfs /run	# ip netns needs a writable /run
 mount -t tmpfs -o mode=1777 tmpfs /tmp
-mount -t tmpfs -o mode=0755 tmpfs /out	# replaced by the share if asked for
+mount -t tmpfs -o mode=0755 tmpfs /out	# copied to the host's --out at the end
 hostname cdg-vm
 ip link set lo up
 
@@ -62,18 +63,27 @@ if ! . /etc/cdg-run; then
 	finish 2
 fi
 
-if [ "${CDG_SHARE:-0}" = 1 ]; then
+# run.sh --in: its files came in the per-run archive (/out.in); the test
+# writes to the tmpfs /out, and with --out /out goes to the host through
+# the 9p share only after the test.  A 9p request completes when
+# a host thread gets to it, so any 9p traffic while the test runs would
+# make the guest's timing depend on the host (scripts/vm/run.sh, virtual
+# time); after the test nothing measured depends on it.
+[ ! -d /out.in ] || cp -a /out.in/. /out/
+share_out() {
 	# virtio_pci is built in on 6.12, a module on 6.1: load what exists.
 	for m in virtio_pci 9pnet_virtio 9p; do
 		modprobe -q "$m" 2>/dev/null
 	done
-	umount /out
+	mkdir -p /share
 	if ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 \
-			out /out; then
-		tap "# cdg-error cannot mount the 9p share on /out"
-		mount -t tmpfs tmpfs /out
+			out /share; then
+		tap "# cdg-error cannot mount the 9p share: the results stay in the guest"
+		return
 	fi
-fi
+	cp -a /out/. /share/ || tap "# cdg-error copying /out to the host failed"
+	umount /share
+}
 
 test_sh=/tests/vm/$CDG_TEST.sh
 if [ ! -f "$test_sh" ]; then
@@ -147,4 +157,5 @@ if [ -w "$kml" ]; then
 	head -n 40 "$kml" | while IFS= read -r line; do tap "# cdg-bad kmemleak: $line"; done
 fi
 
+[ "${CDG_SHARE:-0}" != 1 ] || share_out
 finish "$rc"

@@ -3,7 +3,7 @@
 #
 # Boot a Debian kernel in QEMU and run one VM test inside it.
 #
-#   scripts/vm/run.sh [--kver K] [--timeout S] [--out DIR] [--smp N] TEST [ARGS]
+#   scripts/vm/run.sh [--kver K] [--timeout S] [--in DIR] [--out DIR] [--smp N] TEST [ARGS]
 #
 # Runs tests/vm/TEST.sh (with bash) as the guest's only job, streams its TAP
 # lines to stdout as they come, and exits with the test's status.
@@ -16,11 +16,17 @@
 #                so that the kernel log is still checked; QEMU is killed
 #                after S s of wall time (in virtual time, after S times
 #                CDG_VM_WALL_FACTOR, see below).
-#   --out DIR    share the host directory DIR with the guest: a virtio 9p
-#                share (tag "out", security_model=none) mounted on /out, so
-#                a benchmark or demo writes its results to /out/... and they
-#                appear in DIR on the host, owned by the user running QEMU.
-#                Without --out, /out is a tmpfs that vanishes with the guest.
+#   --in DIR     the guest's /out (a tmpfs) starts with a copy of the
+#                host directory DIR (a benchmark's plan, the packages a
+#                guest checks), carried in the initramfs.  DIR must hold
+#                only what the guest reads: its bytes are part of the run.
+#   --out DIR    /out is copied into the host directory DIR after the test,
+#                through a virtio 9p share (tag "out", security_model=none):
+#                files appear owned by the user running QEMU.  Nothing
+#                crosses the share while the test runs (a 9p request ends
+#                when a host thread gets to it, which would make virtual
+#                time depend on the host), so a guest that dies loses its
+#                /out.  Without --out, /out vanishes with the guest.
 #   --smp N      vCPUs (default 1; more only with CDG_VM_CLOCK=real).
 #   --env V=X    export V=X to the test in the guest (repeatable); e.g.
 #                --env CDG_KO=/lib/modules/intree/tcp_cdg.ko.xz makes the
@@ -104,6 +110,7 @@ kver=${KVER:-}
 timeout=300
 timeout_given=0
 outdir=
+indir=
 smp=1
 mem=${CDG_VM_MEM:-1024}
 clock=${CDG_VM_CLOCK:-virtual}
@@ -122,6 +129,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kver) kver=$2; shift 2 ;;
 	--timeout) timeout=$2; timeout_given=1; shift 2 ;;
+	--in) indir=$2; shift 2 ;;
 	--out) outdir=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--env) [[ $2 == [A-Za-z_]*=* ]] || die "--env wants VAR=VALUE"
@@ -131,7 +139,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || die "usage: $0 [--kver K] [--timeout S] [--out DIR] [--smp N] [--env V=X] TEST [ARGS]"
+[ $# -ge 1 ] || die "usage: $0 [--kver K] [--timeout S] [--in DIR] [--out DIR] [--smp N] [--env V=X] TEST [ARGS]"
 test=${1%.sh}
 shift
 [ -f "$top/tests/vm/$test.sh" ] || die "no test tests/vm/$test.sh"
@@ -249,12 +257,17 @@ mkdir -p "$tmp/cpio/etc"
 	printf 'CDG_GUEST_TIMEOUT=%d\n' "$guest_timeout"
 	for e in "${envs[@]}"; do printf 'export %s=%q\n' "${e%%=*}" "${e#*=}"; done
 } > "$tmp/cpio/etc/cdg-run"
+if [ -n "$indir" ]; then
+	[ -d "$indir" ] || die "--in $indir: no such directory"
+	mkdir -p "$tmp/cpio/out.in"
+	cp -a "$indir/." "$tmp/cpio/out.in/"
+fi
 # Byte for byte the same archive for the same settings (no mtime, no inode
 # numbers): the guest spends a different number of instructions on
 # unpacking different bytes, and in virtual time that is a different run.
-touch -d @0 "$tmp/cpio/etc/cdg-run" "$tmp/cpio/etc"
-(cd "$tmp/cpio" && echo etc/cdg-run |
-	cpio -o -H newc --owner=0:0 --reproducible --quiet) | gzip -n > "$tmp/run.cpio.gz"
+find "$tmp/cpio" -exec touch -h -d @0 {} +
+(cd "$tmp/cpio" && find . -mindepth 1 -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --owner=0:0 --reproducible --quiet) | gzip -n > "$tmp/run.cpio.gz"
 # The kernel unpacks concatenated archives one after the other (an
 # uncompressed one would have to start 4-byte aligned: gzip it too).
 cat "$img" "$tmp/run.cpio.gz" > "$tmp/initrd"

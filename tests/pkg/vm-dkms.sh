@@ -48,7 +48,7 @@ for k in $KERNELS; do
 	# Re-report the guest's lines under this test's numbering.
 	start=$SECONDS
 	rc=0
-	"$top/scripts/vm/run.sh" --kver "$k" --out "$out" --timeout 240 guest/pkg_dkms \
+	"$top/scripts/vm/run.sh" --kver "$k" --in "$out" --timeout 240 guest/pkg_dkms \
 		>"$_tmp/vm.tap" 2>"$_tmp/vm.err" || rc=$?
 	booted=$((booted + 1))
 	while IFS= read -r line; do
