@@ -563,7 +563,8 @@ def main():
         what = {'s1': 'one bulk flow per CC', 's2': 'four flows, aggregate goodput',
                 's3': 'X + cubic, aggregate goodput', 's4': 'one flow with random loss',
                 's5': '10 ms + 80 ms flows, aggregate goodput',
-                's6': 'bulk flow goodput while short transfers run'}[scen]
+                's6': 'bulk flow goodput while short transfers run',
+                's7': 'one flow per CC and link rate'}[scen]
         scatter(plt, summ, scen, fig(scen, '%s-scatter.png' % scen,
                 'goodput vs p95 queueing delay, %s; median of the repetitions '
                 'with min–max error bars' % what),
