@@ -436,7 +436,7 @@ fcmp() { awk "BEGIN { exit !($1) }"; }
 # Median of the arguments.
 median() { printf '%s\n' "$@" | median_or_dash; }
 # Median of the numbers on stdin, one a line; "-" when there are none.
-median_or_dash() { sort -g | awk '{ a[NR] = $1 } END { if (!NR) print "-"; else printf "%.4g\n", (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+median_or_dash() { sort -g | awk 'NF { a[++n] = $1 } END { if (!n) print "-"; else printf "%.4g\n", (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }'; }
 
 # Shrink slab caches: kmem_cache_shrink also frees what a KASAN kernel holds
 # in its quarantine of freed objects, which /proc/slabinfo counts as active
