@@ -42,8 +42,8 @@
 # the losses drawn, so the delay phase has none.
 #
 # The guest runs in virtual time (scripts/vm/run.sh): the figures do not
-# depend on the host, and with one seed a run repeats bit for bit, so the
-# verdict of a given commit is the same on every run.  The spread is
+# depend on the host (runs with one seed repeat closely but not bit for
+# bit: docs/benchmarks.md, "Virtual time").  The spread is
 # CDG's own: its random backoffs and netem's losses, drawn from the
 # guest's RNG.  The bounds come from runs with several seeds
 # (CDG_VM_SEED) and from three mutants that must fail (backoff_factor=84,
