@@ -17,7 +17,8 @@
 # The VM runs in virtual time (scripts/vm/run.sh), so the figures do not
 # depend on what else the host runs: that only stretches the wall time.
 # SEED=n (default 1) seeds the guest's random numbers (CDG's backoff draws
-# among them): the same SEED repeats a run, another varies it.
+# among them): another SEED varies the draws; the same SEED repeats a run
+# closely, not yet bit for bit (docs/benchmarks.md, "Virtual time").
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,16 +63,13 @@ cp "$top/scripts/vm/run.sh" "$runsh"
 trap 'rm -f "$runsh"' EXIT
 rc=0
 set -o pipefail	# a harness failure (timeout, panic) counts as well as a failed run
-# run.sh's own lines (how busy the host was, how long it took) go to
-# vm.log too: the report states them.
-# The guest reads only the plan (in/): host.txt, vm.log and bench.tap
-# differ from run to run, and every byte the guest boots is part of the run.
-mkdir -p "$out/in"
-cp "$out/plan.txt" "$out/in/"
-CDG_VM_SEED=$seed "$runsh" --kver "$kver" --timeout "$secs" --in "$out/in" --out "$out" guest/bench plan.txt \
+# run.sh's own lines (the clock, how much of the host others took, how
+# long it took) go to vm.log too: the report states them.  The guest
+# reads only the plan (--in): host.txt, vm.log and bench.tap differ from
+# run to run, and every byte the guest boots is part of the run.
+CDG_VM_SEED=$seed "$runsh" --kver "$kver" --timeout "$secs" --in "$out/plan.txt" --out "$out" guest/bench plan.txt \
 	2> >(tee -a "$out/vm.log" >&2) |
 	(cd "$top/scripts/bench" && "$py" progress.py "$out/plan.txt" "$out/bench.tap") || rc=$?
-rm -rf "$out/in"
 (cd "$top/scripts/bench" && "$py" report.py "$out")
 echo "bench: summary in ${out#"$top"/}/summary.md"
 exit "$rc"

@@ -41,13 +41,11 @@ cp "$top/scripts/vm/run.sh" "$runsh"
 trap 'rm -f "$runsh"' EXIT
 rc=0
 set -o pipefail
-mkdir -p "$out/in"
-cp "$out/plan.txt" "$out/in/"	# what the guest reads (run.sh --in)
-"$runsh" --kver "$kver" --timeout 300 --in "$out/in" --out "$out" guest/bench plan.txt \
+# The guest reads only the plan (run.sh --in).
+"$runsh" --kver "$kver" --timeout 300 --in "$out/plan.txt" --out "$out" guest/bench plan.txt \
 	2> >(tee -a "$out/vm.log" | grep --line-buffered -E 'busy|waiting|WARNING|run.sh:.*status' >&2) |
 	(cd "$top/scripts/bench" && "$py" progress.py "$out/plan.txt" "$out/bench.tap") || rc=$?
 set +o pipefail
-rm -rf "$out/in"
 echo
 (cd "$top/scripts/bench" && "$py" demo.py "$out") || rc=1
 

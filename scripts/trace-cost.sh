@@ -25,12 +25,11 @@ mkdir -p "$nt/include"
 cp tcp_cdg.c Kbuild dkms.conf "$nt/"
 cp include/*.h "$nt/include/"
 make -s -C "/lib/modules/$kver/build" M="$nt" CDG_NOTRACE=1 modules >/dev/null
-mkdir -p "$out/in"
-cp "$nt/tcp_cdg.ko" "$out/in/tcp_cdg-notrace.ko"
+cp "$nt/tcp_cdg.ko" "$out/tcp_cdg-notrace.ko"
 
-scripts/vm/run.sh --kver "$kver" --in "$out/in" --timeout $((rounds * secs * 3 * 4 + 120)) \
+scripts/vm/run.sh --kver "$kver" --in "$out/tcp_cdg-notrace.ko" --timeout $((rounds * secs * 3 * 4 + 120)) \
 	guest/trace_cost "$rounds" "$secs" | tee "$out/run.tap" | grep -v '^# bench:' || true
-rm -rf "$out/in"
+rm -f "$out/tcp_cdg-notrace.ko"
 grep '^# bench:' "$out/run.tap" | awk '{ print $3, $4, $5, $6, $7 }' > "$out/samples.txt"
 [ -s "$out/samples.txt" ] || { echo "trace-cost: no samples (see $out/run.tap)" >&2; exit 1; }
 

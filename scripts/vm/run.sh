@@ -3,7 +3,7 @@
 #
 # Boot a Debian kernel in QEMU and run one VM test inside it.
 #
-#   scripts/vm/run.sh [--kver K] [--timeout S] [--in DIR] [--out DIR] [--smp N] TEST [ARGS]
+#   scripts/vm/run.sh [--kver K] [--timeout S] [--in PATH] [--out DIR] [--smp N] TEST [ARGS]
 #
 # Runs tests/vm/TEST.sh (with bash) as the guest's only job, streams its TAP
 # lines to stdout as they come, and exits with the test's status.
@@ -16,10 +16,11 @@
 #                so that the kernel log is still checked; QEMU is killed
 #                after S s of wall time (in virtual time, after S times
 #                CDG_VM_WALL_FACTOR, see below).
-#   --in DIR     the guest's /out (a tmpfs) starts with a copy of the
-#                host directory DIR (a benchmark's plan, the packages a
-#                guest checks), carried in the initramfs.  DIR must hold
-#                only what the guest reads: its bytes are part of the run.
+#   --in PATH    the guest's /out (a tmpfs) starts with a copy of the host
+#                file PATH, or of what the directory PATH holds (a
+#                benchmark's plan, the packages a guest checks), carried in
+#                the initramfs.  Only what the guest reads: its bytes are
+#                part of the run.
 #   --out DIR    /out is copied into the host directory DIR after the test,
 #                through a virtio 9p share (tag "out", security_model=none):
 #                files appear owned by the user running QEMU.  Nothing
@@ -74,9 +75,10 @@
 # Exclusive tests (real time only): a test whose script has a line
 # "# vm-exclusive: REASON" (it measures throughput or time) never runs
 # beside another VM on this machine: in real time TCG guests lose most of
-# their speed when they share the two cores.  Every run.sh takes a machine-wide lock, shared for ordinary tests
-# and exclusive for those, through a turnstile so that a waiting exclusive
-# run is not starved by a stream of shared ones.  The lock files live in
+# their speed when they share the two cores.  Every run.sh takes a
+# machine-wide lock, shared for ordinary tests and exclusive for those,
+# through a turnstile so that a waiting exclusive run is not starved by a
+# stream of shared ones.  The lock files live in
 # ${CDG_VM_LOCKDIR:-/tmp} (one directory for every checkout on the host);
 # CDG_VM_LOCK=0 skips locking.
 #
@@ -139,7 +141,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || die "usage: $0 [--kver K] [--timeout S] [--in DIR] [--out DIR] [--smp N] [--env V=X] TEST [ARGS]"
+[ $# -ge 1 ] || die "usage: $0 [--kver K] [--timeout S] [--in PATH] [--out DIR] [--smp N] [--env V=X] TEST [ARGS]"
 test=${1%.sh}
 shift
 [ -f "$top/tests/vm/$test.sh" ] || die "no test tests/vm/$test.sh"
@@ -231,7 +233,7 @@ vm_lock() {
 	fi
 	flock -u "$gate_fd"
 	[ $((SECONDS - t)) -lt 2 ] || echo "# run.sh: waited $((SECONDS - t)) s for the VM lock" >&2
-	}
+}
 vm_lock
 
 # Host CPU time (jiffies) busy and total, from /proc/stat.
@@ -258,9 +260,12 @@ mkdir -p "$tmp/cpio/etc"
 	for e in "${envs[@]}"; do printf 'export %s=%q\n' "${e%%=*}" "${e#*=}"; done
 } > "$tmp/cpio/etc/cdg-run"
 if [ -n "$indir" ]; then
-	[ -d "$indir" ] || die "--in $indir: no such directory"
 	mkdir -p "$tmp/cpio/out.in"
-	cp -a "$indir/." "$tmp/cpio/out.in/"
+	if [ -d "$indir" ]; then
+		cp -a "$indir/." "$tmp/cpio/out.in/"
+	else
+		cp "$indir" "$tmp/cpio/out.in/" || die "--in $indir: cannot copy it"
+	fi
 fi
 # Byte for byte the same archive for the same settings (no mtime, no inode
 # numbers): the guest spends a different number of instructions on

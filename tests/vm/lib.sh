@@ -321,8 +321,8 @@ _ss_cc_awk='/^[^ \t]/ { next }
 # measure_bulk CC DST SECONDS [IPERF_ARGS...]
 # An iperf3 bulk transfer from $NS_C to DST (in $NS_S) with congestion
 # control CC, while cc_sockopt samples the data socket through inet_diag
-# every MB_INTERVAL_MS (default 50) ms (what `ss -ti` reads, without its
-# ~200 ms start-up cost per call under TCG).  Sets:
+# every 50 ms (what `ss -ti` reads, without its ~200 ms start-up cost per
+# call under TCG).  Sets:
 #   MB_GOODPUT  receiver goodput, Mbit/s (iperf3)
 #   MB_RTT      median srtt (ms) of the samples after the first second,
 #               i.e. after slow start
@@ -357,7 +357,7 @@ measure_bulk() {
 	nsx "$NS_S" iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
 	local srv=$!
 	wait_listen "$NS_S" "$port"
-	nsx "$NS_C" cc_sockopt sample "$port" "${MB_INTERVAL_MS:-50}" > "$samples" &
+	nsx "$NS_C" cc_sockopt sample "$port" 50 > "$samples" &
 	local smp=$!
 	local rc=0
 	nsx "$NS_C" iperf3 -c "$dst" -p "$port" -t "$secs" -C "$cc" -f m "$@" \
