@@ -24,7 +24,8 @@ COLOUR = {'cdg': 'tab:blue', 'cdg-intree': 'tab:cyan', 'cubic': 'tab:red',
           'cdg-drain-w16': 'black', 'cdg-noext': 'goldenrod',
           'cdg-drain-noext': 'magenta', 'cdg-drain-noext-w16': 'darkgreen',
           'cdg-q': 'saddlebrown', 'cdg-dnq': 'teal', 'cdg-dnr': 'navy',
-          'cdg-dnr10': 'crimson'}
+          'cdg-dnr10': 'crimson', 'cdg-pace': 'lime',
+          'cdg-ref20': 'darkorange'}
 
 # Metric name -> (getter, label, unit, format)
 METRICS = {
@@ -285,10 +286,10 @@ def ratio(summ, scen, conf, a, b, metric):
     return x / y
 
 
-# Variants of docs/tuning.md, checked against the targets of issue 9.
-TUNED = ['cdg-drain', 'cdg-drain-w16', 'cdg-noext', 'cdg-drain-noext',
-         'cdg-drain-noext-w16', 'cdg-q', 'cdg-dnq', 'cdg-dnr',
-         'cdg-dnr10']
+# Variants of docs/tuning.md: the opt-in parameters, alone and combined.
+TUNED = ['cdg-pace', 'cdg-drain', 'cdg-noext', 'cdg-q', 'cdg-ref20',
+         'cdg-drain-w16', 'cdg-drain-noext', 'cdg-drain-noext-w16',
+         'cdg-dnq', 'cdg-dnr', 'cdg-dnr10']
 
 
 def med(summ, scen, conf, label, metric):
@@ -299,47 +300,70 @@ def med(summ, scen, conf, label, metric):
 
 
 def target_rows(summ):
-    """(variant, what, value, goal, met) for each target of issue 9:
-    s1 utilization >= 0.9, power >= bbr's, queue delay p95 <= cubic's / 4;
-    s2 Jain >= 0.95; s3 share against cubic >= 0.3.  cdg and cdg-intree
-    are listed too, as the baseline."""
+    """(target, goal, {variant: (value, met)}) for each target of issue 18
+    (docs/benchmarks.md, "Against the targets"), over every CDG variant of
+    the run: one flow on the 100 Mbit/s paths of s1 (utilization >= 0.95,
+    p95 queueing delay <= 2 ms, power >= bbr's), four flows (Jain >= 0.95),
+    against one cubic flow in an 8-BDP buffer (share >= 0.40), 100 kB
+    transfers during a bulk flow (completion time <= the in-tree
+    module's)."""
+    labels = order({x for confs in summ.values() for c in confs.values()
+                    for x in c if x.startswith('cdg') and x != 'cdg-scav'})
     rows = []
-    for label in ['cdg', 'cdg-intree'] + TUNED:
-        for conf in sorted(summ.get('s1', {})):
-            if label not in summ['s1'][conf]:
-                continue
-            u = med(summ, 's1', conf, label, 'util')
-            pw, pb = (med(summ, 's1', conf, x, 'power') for x in (label, 'bbr'))
-            q, qc = (med(summ, 's1', conf, x, 'qd_p95') for x in (label, 'cubic'))
-            rows.append((label, 's1 %s utilization' % conf, u, '>= 0.90',
-                         None if u is None else u >= 0.9))
-            rows.append((label, 's1 %s power / bbr' % conf,
-                         pw / pb if pw is not None and pb else None, '>= 1.00',
-                         None if pw is None or not pb else pw >= pb))
-            rows.append((label, 's1 %s queue delay p95 / cubic' % conf,
-                         q / qc if q is not None and qc else None, '<= 0.25',
-                         None if q is None or not qc else q <= qc / 4))
-        j = med(summ, 's2', 'rtt20-buf8', label, 'jain')
-        if j is not None:
-            rows.append((label, 's2 Jain index', j, '>= 0.95', j >= 0.95))
-        sh = med(summ, 's3', 'rtt20-buf8', label, 'share')
-        if sh is not None:
-            rows.append((label, 's3 share against cubic', sh, '>= 0.30', sh >= 0.3))
-    return rows
+
+    def row(what, goal, value, met):
+        cells = {}
+        for x in labels:
+            v = value(x)
+            cells[x] = (v, None if v is None else met(x, v))
+        if any(v is not None for v, _ in cells.values()):
+            rows.append((what, goal, cells))
+    for conf in sorted(summ.get('s1', {})):
+        if not conf.startswith('rtt'):     # the 100 Mbit/s paths only
+            continue
+        row('s1 %s utilization' % conf, '>= 0.95',
+            lambda x, c=conf: med(summ, 's1', c, x, 'util'),
+            lambda x, v: v >= 0.95)
+        row('s1 %s queue delay p95 (ms)' % conf, '<= 2',
+            lambda x, c=conf: med(summ, 's1', c, x, 'qd_p95'),
+            lambda x, v: v <= 2.0)
+        pb = med(summ, 's1', conf, 'bbr', 'power')
+        row('s1 %s power / bbr\'s' % conf, '>= 1',
+            lambda x, c=conf, pb=pb: (med(summ, 's1', c, x, 'power') / pb
+                                      if pb and med(summ, 's1', c, x, 'power')
+                                      is not None else None),
+            lambda x, v: v >= 1.0)
+    row('s2 rtt20-buf8 Jain index, 4 flows', '>= 0.95',
+        lambda x: med(summ, 's2', 'rtt20-buf8', x, 'jain'),
+        lambda x, v: v >= 0.95)
+    row('s3 rtt20-buf8 share against cubic', '>= 0.40',
+        lambda x: med(summ, 's3', 'rtt20-buf8', x, 'share'),
+        lambda x, v: v >= 0.40)
+    fi = med(summ, 's6', 'rtt20-buf8', 'cdg-intree', 'fct_100k')
+    row('s6 100 kB completion p50 (ms)', '<= in-tree\'s',
+        lambda x: med(summ, 's6', 'rtt20-buf8', x, 'fct_100k'),
+        lambda x, v: fi is not None and v <= fi)
+    return labels, rows
 
 
 def write_targets(add, summ):
-    rows = target_rows(summ)
-    if not any(r[0] in TUNED for r in rows):
+    labels, rows = target_rows(summ)
+    if not rows:
         return
-    add('## Issue 9 targets (docs/tuning.md)')
+    add('## Against the targets (issue 18)')
     add('')
-    add('| variant | target | value | goal | met |')
-    add('|---|---|---|---|---|')
-    for label, what, v, goal, met in rows:
-        add('| %s | %s | %s | %s | %s |' % (
-            label, what, 'n/a' if v is None else '%.2f' % v, goal,
-            'n/a' if met is None else ('yes' if met else 'no')))
+    add('Medians; a value that misses its goal is in bold.')
+    add('')
+    add('| target | goal | ' + ' | '.join(labels) + ' |')
+    add('|---|---' + '|---' * len(labels) + '|')
+    for what, goal, cells in rows:
+        out = []
+        for x in labels:
+            v, met = cells[x]
+            t = 'n/a' if v is None else ('%.0f' % v if abs(v) >= 100 else
+                                         '%.2f' % v)
+            out.append('**%s**' % t if met is False else t)
+        add('| %s | %s | %s |' % (what, goal, ' | '.join(out)))
     add('')
 
 
@@ -387,11 +411,13 @@ def write_summary(outdir, env, plan, runs, summ, figs):
         add('**Possibly disturbed:** %s' % env['disturbed'])
     add('')
     add('Medians over the repetitions, [min–max] in brackets. Goodput: '
-        'iperf3 receiver, summed over the flows; utilization: of the %.1f '
-        'Mbit/s payload rate of the 100 Mbit/s bottleneck; RTT: ping through '
+        'iperf3 receiver, summed over the flows; utilization: of the '
+        'bottleneck\'s payload rate (%.1f %% of its rate: %.1f Mbit/s '
+        'at 100 Mbit/s); RTT: ping through '
         'the bottleneck during the transfer; queue delay: RTT minus the idle '
         'RTT; power: utilization × base RTT / mean RTT (1 = full link, no '
-        'queue). docs/benchmarks.md defines each scenario.' % max_goodput())
+        'queue). docs/benchmarks.md defines each scenario.'
+        % (100 * max_goodput(1), max_goodput()))
     add('')
     # Headline ratios
     add('## Headline ratios')
@@ -560,7 +586,7 @@ def main():
     for scen in sorted(summ):
         if scen == 'demo':
             continue
-        what = {'s1': 'one bulk flow per CC', 's2': 'four flows, aggregate goodput',
+        what = {'s1': 'one bulk flow per CC', 's2': 'several flows, aggregate goodput',
                 's3': 'X + cubic, aggregate goodput', 's4': 'one flow with random loss',
                 's5': '10 ms + 80 ms flows, aggregate goodput',
                 's6': 'bulk flow goodput while short transfers run',

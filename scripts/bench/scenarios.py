@@ -53,12 +53,16 @@ VARIANTS = {
                    'backoff_drain=1,no_extrapolate=1,ref_rtt_us=20000'),
     'cdg-dnr10':  ('cdg', 'ours', '',
                    'backoff_drain=1,no_extrapolate=1,ref_rtt_us=10000'),
+    # Each opt-in parameter alone (the targets set): does it help?
+    'cdg-pace':   ('cdg', 'ours', '', 'pacing=1'),
+    'cdg-ref20':  ('cdg', 'ours', '', 'ref_rtt_us=20000'),
 }
 CCS = ['cdg', 'cdg-intree', 'cubic', 'reno', 'vegas', 'bbr']
 
 DESCRIPTION = {
     's1': 'single bulk flow',
-    's2': 'four flows of the same CC',
+    's2': 'several flows of the same CC (four unless the configuration '
+          'names n)',
     's3': 'coexistence with one cubic flow',
     's4': 'non-congestion (random) loss',
     's5': 'RTT unfairness: 10 ms and 80 ms flows',
@@ -123,6 +127,27 @@ SETS = {
     'rates': dict(reps=1, ccs=['cubic', 'cdg'], s1_rtts=(), s1_bufs=(),
                   dur_s1={}, s1_extra={}, dur=dict(s7=5),
                   rates=(100, 250, 500, 1000), scens=('s7',)),
+    # Issue 18's targets, in virtual time: the defaults, each opt-in
+    # parameter alone and the recommended mode of docs/tuning.md, beside
+    # their references, in every scenario a target names.  Flows long
+    # enough that slow start is a small part of them (about 42 minutes
+    # of wall time per repetition at 3 s per second of traffic).
+    'targets': dict(reps=1, ccs=['cdg', 'cdg-intree', 'cubic', 'bbr',
+                                 'cdg-pace', 'cdg-drain', 'cdg-noext',
+                                 'cdg-q', 'cdg-ref20', 'cdg-dnr'],
+                    s1_rtts=(20, 80), s1_bufs=(1, 8),
+                    dur_s1={20: 8, 80: 12}, s1_extra={},
+                    dur=dict(s2=8, s3=15, s6=8), short='100000,1000000',
+                    scens=('s1', 's2', 's3', 's6')),
+    # Google's BBR test matrix (nsperf), in two sets that can run side
+    # by side: coexistence with cubic (about 35 minutes), and bufferbloat,
+    # a shallow buffer with many flows and random loss (about 40).
+    'coexist': dict(reps=1, ccs=['cdg', 'cdg-intree', 'bbr', 'cubic'],
+                    s1_rtts=(), s1_bufs=(), dur_s1={}, s1_extra={}, dur={},
+                    scens=(), paths='coexist'),
+    'paths': dict(reps=1, ccs=['cdg', 'cdg-intree', 'bbr', 'cubic'],
+                  s1_rtts=(), s1_bufs=(), dur_s1={}, s1_extra={}, dur={},
+                  scens=(), paths='paths'),
     'confirm': dict(reps=4, ccs=['cdg', 'cdg-intree', 'cdg-dnr', 'bbr',
                                  'cubic'],
                     s1_rtts=(20, 80), s1_bufs=(1, 8),
@@ -154,17 +179,53 @@ def configs(size):
         yield ('s7', 'rate%d-rtt20-buf8' % rate, ccs,
                dict(rtt1=20, rtt2=20, buf=8 * bdp_packets(20, rate),
                     dur=s['dur']['s7'], n=1, rate=rate))
-    if 's4' not in scens:
-        return
-    for loss in s['losses']:
+    for loss in s['losses'] if 's4' in scens else ():
         yield ('s4', 'loss%g' % loss, ccs + ['cdg-tol'],
                dict(rtt1=20, rtt2=20, buf=deep, dur=s['dur']['s4'], n=1,
                     loss=loss))
-    yield ('s5', 'rtt10+80-buf8', ccs,
-           dict(rtt1=10, rtt2=80, buf=deep, dur=s['dur']['s5'], rttfair=1))
-    yield ('s6', 'rtt20-buf8', ccs,
-           dict(rtt1=20, rtt2=20, buf=deep, dur=s['dur']['s6'], n=1,
-                short=s['short']))
+    if 's5' in scens:
+        yield ('s5', 'rtt10+80-buf8', ccs,
+               dict(rtt1=10, rtt2=80, buf=deep, dur=s['dur']['s5'], rttfair=1))
+    if 's6' in scens:
+        yield ('s6', 'rtt20-buf8', ccs,
+               dict(rtt1=20, rtt2=20, buf=deep, dur=s['dur']['s6'], n=1,
+                    short=s['short']))
+    for scen, conf, st in nsperf_paths(s['paths']) if 'paths' in s else ():
+        yield (scen, conf, ccs, st)
+
+
+def nsperf_paths(which):
+    """The paths of Google's BBR test matrix (nsperf), as confs of the
+    scenario whose metrics they need: s3 (share against one cubic flow),
+    s1 (one flow), s2 (n flows), s4 (random loss).  nsperf's 1 Gbit/s
+    paths run at 100 Mbit/s here: the guest's virtual CPU carries about
+    175 Mbit/s (docs/benchmarks.md, "Virtual time")."""
+    def buf(x, rtt, rate):
+        return max(2, round(x * bdp_packets(rtt, rate)))
+    if which == 'coexist':
+        # 50 Mbit/s, 30 ms, 0.1-16 BDP: one flow of the CC against cubic.
+        return [('s3', 'rate50-rtt30-buf%gbdp' % b,
+                 dict(rate=50, rtt1=30, rtt2=30, buf=buf(b, 30, 50), dur=30,
+                      vs='cubic'))
+                for b in (0.1, 0.5, 1, 2, 4, 8, 16)]
+    # bufferbloat: 50 Mbit/s, 30 ms, one flow, 1-100 BDP (RTT p50).
+    paths = [('s1', 'rate50-rtt30-buf%gbdp' % b,
+              dict(rate=50, rtt1=30, rtt2=30, buf=buf(b, 30, 50), dur=20, n=1))
+             for b in (1, 10, 50, 100)]
+    # shallow buffer: 2 % of the BDP of 100 Mbit/s, 100 ms; 1-50 flows.
+    # Fifty iperf3 clients take about 10 s of guest time to start: the
+    # longer run keeps the time when all of them send (Jain's index is
+    # taken over it) about as long as the others.
+    paths += [('s2', 'rate100-rtt100-buf0.02bdp-n%d' % n,
+               dict(rate=100, rtt1=100, rtt2=100, buf=buf(0.02, 100, 100),
+                    dur=20 + n // 5, n=n))
+              for n in (1, 10, 50)]
+    # random loss on a long path: 100 Mbit/s, 100 ms, 1 BDP.
+    paths += [('s4', 'rate100-rtt100-buf1bdp-loss%g' % x,
+               dict(rate=100, rtt1=100, rtt2=100, buf=buf(1, 100, 100),
+                    dur=20, n=1, loss=x))
+              for x in (0.001, 0.01, 0.1, 1, 10)]
+    return paths
 
 
 def flows_of(cc, st):

@@ -97,12 +97,9 @@ setup() {
 			net.ipv4.tcp_tw_reuse=1
 	done
 	# Servers: iperf3 (one per flow port) and tcp_fct, kept for the boot.
-	for n in 1 2 3 4; do
-		ip netns exec rcv iperf3 -s -p $((5200 + n)) >/dev/null 2>&1 &
-	done
+	servers 4
 	ip netns exec snd1 tcp_fct serve $FCT_PORT >/dev/null 2>&1 &
 	FCT_PID=$!
-	for n in 1 2 3 4; do wait_listen rcv $((5200 + n)); done
 	wait_listen snd1 $FCT_PORT
 	if [ ! -d $T/events ]; then
 		mount -t tracefs nodev $T 2>/dev/null || true
@@ -177,6 +174,17 @@ tcq() {
 	tc_now[$key]=$want
 }
 
+# servers N: iperf3 servers on ports 5201..5200+N, started as runs need
+# them (a plan with 50 flows) and kept for the boot.
+NSERVERS=0
+servers() {
+	local n
+	for ((n = NSERVERS + 1; n <= $1; n++)); do
+		ip netns exec rcv iperf3 -s -p $((5200 + n)) >/dev/null 2>&1 &
+	done
+	for ((n = NSERVERS + 1; n <= $1; n++)); do wait_listen rcv $((5200 + n)); done
+	[ "$1" -le "$NSERVERS" ] || NSERVERS=$1
+}
 # run_one LINE: everything of one plan line; returns non-zero on failure.
 run_one() {
 	local id='' module=any load='' params='' rate=100 buf=1000 loss=0 rtt1=20 rtt2=20
@@ -239,8 +247,8 @@ run_one() {
 	fi
 
 	# ss -tin and the bottleneck's tc -s every 100 ms (tcp_sample.c says
-	# why not ss itself); the flows' client ports are in 41001..41099.
-	tcp_sample 100 41001 41099 snd1 snd2 -q mid mr > "$tmp/samples.txt" & spid=$!
+	# why not ss itself); the flows' client ports are in 41001..41299.
+	tcp_sample 100 41001 41299 snd1 snd2 -q mid mr > "$tmp/samples.txt" & spid=$!
 	# Ping outlives the flows (iperf3 takes a second to start); it is
 	# stopped when they end.
 	ip netns exec snd1 ping -n -D -i 0.1 -w $((${dur%.*} + 10)) $A_RCV > "$tmp/ping.txt" 2>&1 & ppid=$!
@@ -252,8 +260,13 @@ run_one() {
 	# ports rotate over nine blocks of ten from run to run: the same
 	# 4-tuple a few seconds later can still be in TIME_WAIT ("Address
 	# already in use", seen once in 192 runs before; tw_reuse helps too).
-	# All flows end at dur.
-	local cbase=$((41000 + 10 * (RUN_K % 9)))
+	# All flows end at dur.  Runs of more than nine flows (up to 99)
+	# rotate over two blocks of a hundred above those.
+	local cbase=$((41000 + 10 * (RUN_K % 9))) each nflows
+	IFS=, read -ra each <<< "$flows"
+	nflows=${#each[@]}
+	[ "$nflows" -le 9 ] || cbase=$((41100 + 100 * (RUN_K % 2)))
+	servers "$nflows" || return 1
 	i=0
 	for f in ${flows//,/ }; do
 		i=$((i + 1))
