@@ -3,9 +3,13 @@
 """Benchmark report: results.json, summary.md and the plots.
 
   report.py RESULTS_DIR
+  report.py --merge NEW_DIR RESULTS_DIR...
 
 RESULTS_DIR is what the guest filled (plan.txt, runs/ID/, env.txt) plus
-host.txt from scripts/bench.sh.  Medians over the repetitions, with min and
+host.txt from scripts/bench.sh.  --merge writes the report of several runs
+(for example one set under several SEEDs) into NEW_DIR, as if they were
+one run with more repetitions: each run's repetitions are numbered after
+those of the runs before it, and the runs' files stay where they are.  Medians over the repetitions, with min and
 max; the parity section compares ours with the in-tree module.
 """
 import itertools
@@ -115,6 +119,7 @@ def load(outdir):
         d = os.path.join(outdir, 'runs', p['id'])
         if os.path.isdir(d):
             runs.append(metrics.run_metrics(d))
+            runs[-1]['dir'] = d
         else:
             runs.append({'id': p['id'], 'scen': p['scen'], 'conf': p['conf'],
                          'label': p['label'], 'rep': int(p['rep']), 'plan': p,
@@ -202,7 +207,7 @@ def timeseries(plt, outdir, rs_by_label, path, title):
     fig, (a1, a2) = plt.subplots(2, 1, sharex=True, figsize=(10, 7))
     for label in order(rs_by_label):
         r = median_run(rs_by_label[label])
-        smp = metrics.samples(os.path.join(outdir, 'runs', r['id'], 'samples.txt'))
+        smp = metrics.samples(os.path.join(r['dir'], 'samples.txt'))
         sp = r['flows'][0]['sport']
         pts = [(t, s[sp]) for t, s, _ in smp if sp in s]
         if not pts:
@@ -406,6 +411,9 @@ def write_summary(outdir, env, plan, runs, summ, figs):
            '%s%%' % max(0, env['host_busy_during']) if 'host_busy_during' in env else 'an unmeasured part',
            ' (in virtual time that changes the wall time, not the figures)'
            if env.get('clock', '').startswith('virtual') else ''))
+    if env.get('merged'):
+        add('')
+        add('Merged from: %s.' % env['merged'])
     if env.get('disturbed'):
         add('')
         add('**Possibly disturbed:** %s' % env['disturbed'])
@@ -571,10 +579,39 @@ def read_env(outdir):
     return env
 
 
+def merge(outdir, srcs):
+    """The plans and runs of several results directories, repetitions
+    renumbered; the environment of the first, with where each came from."""
+    os.makedirs(outdir, exist_ok=True)
+    env = read_env(srcs[0])
+    plan, runs, base, came = [], [], 0, []
+    for d in srcs:
+        e = read_env(d)
+        p, rs = load(d)
+        top = max([int(x['rep']) for x in p] or [0])
+        for x in p:
+            x['rep'] = str(int(x['rep']) + base)
+        for r in rs:
+            r['rep'] += base
+        plan += p
+        runs += rs
+        base += top
+        came.append('%s (%s set, seed %s, %s)' % (
+            os.path.basename(os.path.normpath(d)), e.get('set', '?'),
+            e.get('seed', '?'), e.get('commit', '?')))
+    env['merged'] = '; '.join(came)
+    env['set'] = '+'.join(sorted({read_env(d).get('set', '?') for d in srcs}))
+    return env, plan, runs
+
+
 def main():
-    outdir = sys.argv[1]
-    env = read_env(outdir)
-    plan, runs = load(outdir)
+    if sys.argv[1] == '--merge':
+        outdir = sys.argv[2]
+        env, plan, runs = merge(outdir, sys.argv[3:])
+    else:
+        outdir = sys.argv[1]
+        env = read_env(outdir)
+        plan, runs = load(outdir)
     groups, summ = summarize(runs)
     plt = plt_setup()
     figs = {}

@@ -139,6 +139,15 @@ SETS = {
                     dur_s1={20: 8, 80: 12}, s1_extra={},
                     dur=dict(s2=8, s3=15, s6=8), short='100000,1000000',
                     scens=('s1', 's2', 's3', 's6')),
+    # The single-flow half of targets, twice more: what each opt-in
+    # parameter does to utilization and queueing delay is the question
+    # that needs repetitions (about 50 minutes).
+    'optin': dict(reps=2, ccs=['cdg', 'cdg-intree', 'cubic', 'bbr',
+                               'cdg-pace', 'cdg-drain', 'cdg-noext',
+                               'cdg-q', 'cdg-ref20', 'cdg-dnr'],
+                  s1_rtts=(20, 80), s1_bufs=(1, 8),
+                  dur_s1={20: 8, 80: 12}, s1_extra={}, dur={},
+                  scens=('s1',)),
     # Google's BBR test matrix (nsperf), in two sets that can run side
     # by side: coexistence with cubic (about 35 minutes), and bufferbloat,
     # a shallow buffer with many flows and random loss (about 40).
