@@ -149,8 +149,8 @@ SETS = {
                   dur_s1={20: 8, 80: 12}, s1_extra={}, dur={},
                   scens=('s1',)),
     # Google's BBR test matrix (nsperf), in two sets that can run side
-    # by side: coexistence with cubic (about 35 minutes), and bufferbloat,
-    # a shallow buffer with many flows and random loss (about 40).
+    # by side: coexistence with cubic (14 minutes of traffic), and
+    # bufferbloat, a shallow buffer with many flows and random loss (11).
     'coexist': dict(reps=1, ccs=['cdg', 'cdg-intree', 'bbr', 'cubic'],
                     s1_rtts=(), s1_bufs=(), dur_s1={}, s1_extra={}, dur={},
                     scens=(), paths='coexist'),
@@ -219,7 +219,7 @@ def nsperf_paths(which):
                 for b in (0.1, 0.5, 1, 2, 4, 8, 16)]
     # bufferbloat: 50 Mbit/s, 30 ms, one flow, 1-100 BDP (RTT p50).
     paths = [('s1', 'rate50-rtt30-buf%gbdp' % b,
-              dict(rate=50, rtt1=30, rtt2=30, buf=buf(b, 30, 50), dur=20, n=1))
+              dict(rate=50, rtt1=30, rtt2=30, buf=buf(b, 30, 50), dur=15, n=1))
              for b in (1, 10, 50, 100)]
     # shallow buffer: 2 % of the BDP of 100 Mbit/s, 100 ms; 1-50 flows.
     # Fifty iperf3 clients take about 10 s of guest time to start: the
@@ -227,12 +227,12 @@ def nsperf_paths(which):
     # taken over it) about as long as the others.
     paths += [('s2', 'rate100-rtt100-buf0.02bdp-n%d' % n,
                dict(rate=100, rtt1=100, rtt2=100, buf=buf(0.02, 100, 100),
-                    dur=20 + n // 5, n=n))
+                    dur=15 + n // 5, n=n))
               for n in (1, 10, 50)]
     # random loss on a long path: 100 Mbit/s, 100 ms, 1 BDP.
     paths += [('s4', 'rate100-rtt100-buf1bdp-loss%g' % x,
                dict(rate=100, rtt1=100, rtt2=100, buf=buf(1, 100, 100),
-                    dur=20, n=1, loss=x))
+                    dur=10, n=1, loss=x))
               for x in (0.001, 0.01, 0.1, 1, 10)]
     return paths
 
