@@ -39,6 +39,7 @@
 #include <linux/random.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <net/net_namespace.h>	/* before 6.1 generic.h does not include it */
 #include <net/netns/generic.h>
 #include <net/tcp.h>
 
