@@ -2,10 +2,12 @@
 /*
  * Kernel API differences that tcp_cdg.c must not see.
  *
- * Every #if keyed on LINUX_VERSION_CODE lives here, so that the algorithm
- * reads the same on every kernel.  The oldest supported kernel is 4.13:
- * it is the first with a mandatory .undo_cwnd, tcp_reno_undo_cwnd() and the
- * per-ACK timestamp tp->tcp_mstamp that HyStart's ACK-train detector reads.
+ * What the kernel offers is probed from its headers by Kbuild (the
+ * CDG_HAVE_* macros), not read from LINUX_VERSION_CODE: stable and
+ * distribution kernels backport API changes, so the version says little.
+ * The version only sets the floor, 4.13: the first kernel with a mandatory
+ * .undo_cwnd, tcp_reno_undo_cwnd() and the per-ACK timestamp
+ * tp->tcp_mstamp that HyStart's ACK-train detector reads.
  */
 #ifndef _TCP_CDG_COMPAT_H
 #define _TCP_CDG_COMPAT_H
@@ -18,8 +20,12 @@
 #error "tcp_cdg needs Linux 4.13 or newer (tcp_reno_undo_cwnd, tp->tcp_mstamp)"
 #endif
 
-/* 5.19 wrapped tp->snd_cwnd in accessors (commit 40570375356c). */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 19, 0)
+/*
+ * 5.19 wrapped tp->snd_cwnd in accessors (commit 40570375356c), and stable
+ * kernels took them back as far as 5.15.y: Kbuild defines
+ * CDG_HAVE_TCP_SND_CWND when <net/tcp.h> declares tcp_snd_cwnd_set().
+ */
+#ifndef CDG_HAVE_TCP_SND_CWND
 static inline u32 tcp_snd_cwnd(const struct tcp_sock *tp)
 {
 	return tp->snd_cwnd;
