@@ -375,7 +375,8 @@ static void cdg_hystart_exit(struct sock *sk, unsigned int detector)
 	cdg_count(sk, train ? CDG_MIB_HYSTART_TRAIN : CDG_MIB_HYSTART_DELAY);
 	trace_cdg_hystart(sk, detector, tcp_snd_cwnd(tp), ca->delay_min,
 			  ca->rtt.min);
-	tp->snd_ssthresh = tcp_snd_cwnd(tp);
+	/* Read locklessly by tcp_get_timestamping_opt_stats() (fd571afb05eb). */
+	WRITE_ONCE(tp->snd_ssthresh, tcp_snd_cwnd(tp));
 }
 
 static bool cdg_hystart_train(struct sock *sk)
