@@ -42,6 +42,17 @@ static inline void tcp_snd_cwnd_set(struct tcp_sock *tp, u32 val)
  * const struct ack_sample * since 4.7, __NET_INC_STATS() replaced the _BH
  * names in 4.6, tcp_in_slow_start() exists since 4.3, and get_random_u32()
  * (the only random API left in 6.1, where prandom_u32() went away) since 4.11.
+ *
+ * Nor do the later changes to struct tcp_congestion_ops (checked against
+ * Debian's 7.3 headers):
+ * - 7.1 gave CA_EVENT_TX_START its own callback, .cwnd_event_tx_start, and
+ *   no longer passes that event to .cwnd_event.  CDG acts on
+ *   CA_EVENT_CWND_RESTART and CA_EVENT_COMPLETE_CWR only (as the in-tree
+ *   module), so it needs no .cwnd_event_tx_start.
+ * - 6.18 added the AccECN flags (TCP_CONG_NEEDS_ACCECN,
+ *   TCP_CONG_ECT_1_NEGOTIATION, TCP_CONG_NO_FALLBACK_RFC3168).  CDG sets
+ *   no .flags, as before: it does not read CE marks, and the kernel
+ *   negotiates ECN for it as for reno or cubic (net.ipv4.tcp_ecn).
  */
 
 #endif /* _TCP_CDG_COMPAT_H */
