@@ -83,6 +83,14 @@ check:
 check-vm:
 	@$(SRC)/scripts/vm/suite.sh $(if $(KVER_GIVEN),--kver $(KVER_GIVEN)) $(T)
 
+# Debian's kernel lines 5.10, 6.1, 6.12 and 7.3 from Debian's packages
+# (cached in build/kernels/), the module built W=1 C=1 against each, in a
+# chroot of the line's suite where its compiler is not this host's:
+# make kernels [LINES="5.10 7.3"].  Boot them with CDG_KROOT=build/kernels/root.
+.PHONY: kernels
+kernels:
+	@$(SRC)/scripts/kernels.sh build $(LINES)
+
 # The VM suite on a KASAN/KMEMLEAK/UBSAN/lockdep/failslab kernel built from
 # Debian's linux-source (cached in build/debug-kernel/): make check-debug [T=].
 check-debug:
@@ -136,11 +144,12 @@ deb:
 check-pkg:
 	$(SRC)/scripts/check-pkg.sh
 
-# clean keeps the debug kernel (build/debug-kernel: a long build);
-# distclean removes it too.
+# clean keeps the debug kernel (build/debug-kernel: a long build) and
+# the other Debian kernels (build/kernels: downloads and two chroots);
+# distclean removes them too.
 clean:
 	-[ ! -e "$(KDIR)/Makefile" ] || $(MAKE) -C $(KDIR) M=$(SRC) clean
-	find build -mindepth 1 -maxdepth 1 ! -name debug-kernel -exec rm -rf {} + 2>/dev/null || true
+	find build -mindepth 1 -maxdepth 1 ! -name debug-kernel ! -name kernels -exec rm -rf {} + 2>/dev/null || true
 
 distclean: clean
 	rm -rf build

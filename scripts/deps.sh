@@ -15,7 +15,10 @@ TEST_PKGS="linux-image-amd64 linux-headers-amd64 linux-source
 	qemu-system-x86 busybox-static iperf3 iproute2 cpio gzip dkms
 	debhelper fakeroot dpkg-dev python3 python3-matplotlib clang
 	libclang-rt-14-dev valgrind bash procps util-linux openssl
-	bison flex ethtool iputils-ping trace-cmd linux-perf dh-dkms"
+	bison flex ethtool iputils-ping trace-cmd linux-perf dh-dkms
+	debootstrap"
+# debootstrap: the chroots in which scripts/kernels.sh builds for kernel
+# lines whose compiler is not bookworm's (5.10: gcc-10, 7.x: gcc-14).
 
 die() { echo "deps.sh: $*" >&2; exit 1; }
 
