@@ -198,7 +198,7 @@ suite_of() {
 skip() { echo "SKIP $line: $*"; exit 3; }
 
 # What apt's lists hold now: the choice below is redone only when an
-# apt-get update brought something new.
+# apt-get update brought something new (or the line's pattern changed).
 lists_key() {
 	find "$aptdir/state/lists" -maxdepth 1 -name '*_Packages*' -printf '%f %s %T@\n' |
 		sort | sha256sum | cut -d' ' -f1
@@ -212,7 +212,7 @@ lists_key() {
 choose() {
 	local k d newer='' img fields v
 	choice=$stamps/choice-$line
-	if [ "$(sed -n 1p "$choice" 2>/dev/null)" = "lists=$lkey" ]; then
+	if [ "$(sed -n 1p "$choice" 2>/dev/null)" = "lists=$lkey $re$img_sfx" ]; then
 		K=$(sed -n 's/^K=//p' "$choice")
 		return 0
 	fi
@@ -225,7 +225,7 @@ choose() {
 		fi
 		newer="$newer $k"
 	done
-	[ -n "${K:-}" ] || skip "apt offers no linux-image-$re$img_sfx with its headers (lists: $logs/apt-update.log)"
+	[ -n "${K:-}" ] || skip "apt offers no package matching ^linux-image-($re)$img_sfx\$ with its headers (lists: $logs/apt-update.log)"
 	[ -z "$newer" ] || msg "$line:$newer: no headers yet, taking $K"
 	img=linux-image-$K$img_sfx
 	pkgs=("$img")
@@ -248,7 +248,7 @@ choose() {
 		printf '%s\n' "$fields" | grep -q "^$d " || skip "apt has no $d"
 	done
 	{
-		echo "lists=$lkey"
+		echo "lists=$lkey $re$img_sfx"
 		echo "K=$K"
 		v=$(printf '%s\n' "$fields" | awk -v p="$img" '$1 == p { print $2 }')
 		echo "IMG=$img $v from $(suite_of "$img" "$v")"
