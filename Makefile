@@ -40,6 +40,10 @@ ifneq ($(C),)
 KBUILD_ARGS += C=$(C)
 endif
 
+# The commit a build from this checkout comes from (Kbuild adds it to the
+# version); empty outside git.
+GIT_DESCRIBE := $(shell [ -e $(SRC)/.git ] && git -C $(SRC) describe --always --dirty --abbrev=12 2>/dev/null)
+
 # Sources a module build needs (`make ko` copies them into BUILD_DIR).
 MOD_SRCS := tcp_cdg.c Kbuild dkms.conf $(wildcard include/*.h)
 BUILD_DIR = $(SRC)/build/$(or $(KVER),$(KREL))
@@ -65,7 +69,8 @@ ko: headers-check
 	@mkdir -p $(BUILD_DIR)/include
 	@cd $(SRC) && for f in $(MOD_SRCS); do \
 		cmp -s $$f $(BUILD_DIR)/$$f || cp $$f $(BUILD_DIR)/$$f; done
-	$(MAKE) -C $(KDIR) M=$(BUILD_DIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
+	$(MAKE) -C $(KDIR) M=$(BUILD_DIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) \
+		$(if $(GIT_DESCRIBE),TCP_CDG_GIT=$(GIT_DESCRIBE)) modules
 
 # Userspace unit tests; the work is in tests/unit (its Makefile and run.sh).
 .PHONY: unit
