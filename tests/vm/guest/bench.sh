@@ -90,11 +90,16 @@ setup() {
 	for n in snd1 snd2 rcv; do
 		# Room for 80 ms at 100 Mbit/s plus an 8-BDP queue, and no
 		# ssthresh carried from one run into the next (tcp_metrics).
+		# The flows' client ports are nobody's ephemeral port: an
+		# iperf3 control connection that drew 41032 made the next
+		# flow's bind to it fail ("Address already in use", once in
+		# the 28 runs of a coexist set).
 		ip netns exec "$n" sysctl -qw \
 			net.ipv4.tcp_rmem="4096 131072 33554432" \
 			net.ipv4.tcp_wmem="4096 16384 33554432" \
 			net.ipv4.tcp_no_metrics_save=1 \
-			net.ipv4.tcp_tw_reuse=1
+			net.ipv4.tcp_tw_reuse=1 \
+			net.ipv4.ip_local_reserved_ports=41000-41299
 	done
 	# Servers: iperf3 (one per flow port) and tcp_fct, kept for the boot.
 	servers 4
