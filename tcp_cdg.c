@@ -600,17 +600,19 @@ static bool cdg_round_end(struct sock *sk)
 	struct cdg_minmax sums;
 	s32 grad = 0;
 
+	/* First: the decisions of this round end use the base RTT. */
+	ca->base_rtt = min_not_zero(ca->base_rtt, (u32)max(ca->rtt.min, 0));
+
 	if (ca->rtt_prev.v64) {
 		grad = cdg_gradient(ca, &sums);
 		cdg_count(sk, CDG_MIB_ROUNDS);
 		trace_cdg_round(sk, ca->rtt.min, ca->rtt.max, sums.min,
 				sums.max, grad, ca->state, tcp_snd_cwnd(tp),
-				tp->snd_ssthresh, ca->shadow_wnd);
+				tp->snd_ssthresh, ca->shadow_wnd, ca->base_rtt);
 	}
 	if (READ_ONCE(ineff_queue))
 		cdg_judge_backoff(ca);
 
-	ca->base_rtt = min_not_zero(ca->base_rtt, (u32)max(ca->rtt.min, 0));
 	ca->rtt_seq = tp->snd_nxt;
 	ca->rtt_prev = ca->rtt;
 	ca->rtt.v64 = 0;

@@ -59,13 +59,17 @@ static inline void cdg_trace_addrs(const struct sock *sk, u8 *src, u8 *dst)
 }
 #endif
 
-/* Once per RTT round, after the gradient of the round that just ended. */
+/*
+ * Once per RTT round, after the gradient of the round that just ended;
+ * base_rtt is the base RTT (us, 0 before the first sample) that this
+ * round's decisions use (ineff_queue, ref_rtt_us, backoff_drain).
+ */
 TRACE_EVENT(cdg_round,
 	TP_PROTO(const struct sock *sk, s32 rtt_min_us, s32 rtt_max_us,
 		 s32 gsum_min_us, s32 gsum_max_us, s32 grad_us, u8 state,
-		 u32 cwnd, u32 ssthresh, u32 shadow_wnd),
+		 u32 cwnd, u32 ssthresh, u32 shadow_wnd, u32 base_rtt_us),
 	TP_ARGS(sk, rtt_min_us, rtt_max_us, gsum_min_us, gsum_max_us, grad_us,
-		state, cwnd, ssthresh, shadow_wnd),
+		state, cwnd, ssthresh, shadow_wnd, base_rtt_us),
 	TP_STRUCT__entry(
 		__array(__u8, saddr, sizeof(struct sockaddr_in6))
 		__array(__u8, daddr, sizeof(struct sockaddr_in6))
@@ -78,6 +82,7 @@ TRACE_EVENT(cdg_round,
 		__field(u32, cwnd)
 		__field(u32, ssthresh)
 		__field(u32, shadow_wnd)
+		__field(u32, base_rtt)
 	),
 	TP_fast_assign(
 		cdg_trace_addrs(sk, __entry->saddr, __entry->daddr);
@@ -90,15 +95,17 @@ TRACE_EVENT(cdg_round,
 		__entry->cwnd = cwnd;
 		__entry->ssthresh = ssthresh;
 		__entry->shadow_wnd = shadow_wnd;
+		__entry->base_rtt = base_rtt_us;
 	),
-	TP_printk("src=%pISpc dest=%pISpc rtt_min=%d rtt_max=%d gsum_min=%d gsum_max=%d grad=%d state=%s cwnd=%u ssthresh=%u shadow_wnd=%u",
+	TP_printk("src=%pISpc dest=%pISpc rtt_min=%d rtt_max=%d gsum_min=%d gsum_max=%d grad=%d state=%s cwnd=%u ssthresh=%u shadow_wnd=%u base_rtt=%u",
 		  __entry->saddr, __entry->daddr, __entry->rtt_min,
 		  __entry->rtt_max, __entry->gsum_min, __entry->gsum_max,
 		  __entry->grad,
 		  __print_symbolic(__entry->state, { 0, "unknown" },
 				   { 1, "nonfull" }, { 2, "full" },
 				   { 3, "backoff" }),
-		  __entry->cwnd, __entry->ssthresh, __entry->shadow_wnd)
+		  __entry->cwnd, __entry->ssthresh, __entry->shadow_wnd,
+		  __entry->base_rtt)
 );
 
 /*

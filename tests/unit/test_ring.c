@@ -365,7 +365,8 @@ static void test_trace(void)
 	r = shim_trace_last("cdg_round");
 	b = shim_trace_last("cdg_backoff");
 	tap_ok(r && strstr(r, "src=[::]:0 dest=[::2]:0 rtt_min=10100 rtt_max=12345 "
-			   "gsum_min=100 gsum_max=345 grad=800 state=unknown cwnd=10"),
+			   "gsum_min=100 gsum_max=345 grad=800 state=unknown cwnd=10") &&
+	       strstr(r, " base_rtt=10000"),
 	       "ours cdg_round tracepoint: %s", r ? r : "(none)");
 	tap_ok(b && strstr(b, "grad=800") && strstr(b, "backoff=1 suppressed=0") &&
 	       shim_trace_count("cdg_backoff") == 1 && shim_trace_count("cdg_loss") == 1,

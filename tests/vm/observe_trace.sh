@@ -4,7 +4,7 @@
 # The tcp_cdg tracepoints during real traffic (netem, deep buffer), and
 # that their fields agree with each other and with the module's rules:
 #   - cdg_round carries the flow's addresses, a round RTT range at or above
-#     the emulated base RTT, and cwnd > 0;
+#     the emulated base RTT, cwnd > 0, and a base_rtt between the two;
 #   - every cdg_backoff that backed off is followed by the cdg_loss of its
 #     CWR, state backoff, ssthresh = max(2, cwnd * backoff_beta / 1024) of
 #     the cwnd the backoff saw;
@@ -62,6 +62,12 @@ bad=$(grep " cdg_round: " /tmp/trace.txt | grep -E -- "$flow" | awk '
 	f["rtt_min"] < 19000 || f["rtt_max"] < f["rtt_min"] || f["cwnd"] < 2 { n++ }
 	END { print n + 0 }')
 tap_eq "cdg_round: rtt_max >= rtt_min >= base RTT (20 ms), cwnd >= 2" "$bad" 0
+# base_rtt includes the round just ended: never above its rtt_min.
+bad=$(grep " cdg_round: " /tmp/trace.txt | grep -E -- "$flow" | awk '
+	{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
+	f["base_rtt"] == "" || f["base_rtt"] < 19000 || f["base_rtt"] > f["rtt_min"] { n++ }
+	END { print n + 0 }')
+tap_eq "cdg_round: rtt_min >= base_rtt >= the path's 20 ms" "$bad" 0
 
 # Backoffs: each taken backoff (backoff=1 suppressed=0) is followed, for
 # the same socket, by the cdg_loss of the CWR it entered.
