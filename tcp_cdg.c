@@ -39,6 +39,7 @@
 #include <linux/random.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/win_minmax.h>
 #include <net/net_namespace.h>	/* before 6.1 generic.h does not include it */
 #include <net/netns/generic.h>
 #include <net/tcp.h>
@@ -57,6 +58,7 @@
 #define CDG_EFFECT_US		(-32)	/* a backoff that dropped the RTT */
 #define CDG_DRAINED_US		1000	/* ineff_queue: a queue this short is gone */
 #define CDG_REF_RTT_MAX_US	10000000	/* ref_rtt_us: 10 s */
+#define CDG_BASE_RTT_WIN_US	(10 * USEC_PER_SEC)	/* base RTT: min over 10 s */
 #define CDG_TOLERANCE_US	64	/* tolerance rounds gradients to this */
 #define CDG_TRAIN_GAP_US	3000	/* ACKs closer than this form a train */
 #define CDG_HYSTART_MIN_US	125	/* floor of both HyStart thresholds */
@@ -316,7 +318,7 @@ struct cdg {
 	u16 backoff_cnt;		/* backoffs in a row without effect */
 	u16 sample_cnt;			/* HyStart: ACKs in this round */
 	s32 delay_min;			/* HyStart: smallest round min RTT */
-	u32 base_rtt;			/* smallest round min RTT, us */
+	struct minmax base_rtt;		/* see cdg_base_rtt() */
 	u32 backoff_queue_us;		/* ineff_queue: queue at the last backoff */
 	u32 last_ack;			/* HyStart: end of the ACK train */
 	u32 round_start;		/* HyStart: start of the ACK train */
@@ -505,12 +507,47 @@ static s32 cdg_gradient(struct cdg *ca, struct cdg_minmax *sums)
 	return grad;
 }
 
+/*
+ * The base RTT, us (0 before the first sample): the smallest round minimum
+ * RTT of the last CDG_BASE_RTT_WIN_US, not of the socket's life.  After a
+ * route change or a handover makes the path longer, a lifetime minimum
+ * would leave ineff_queue, ref_rtt_us and backoff_drain measuring a queue
+ * that is not there, for good.  10 s, as tcp_bbr's min_rtt window: CDG's
+ * own backoffs drain its queue far more often than that, so the window
+ * still sees the empty path.  The price: a queue that another flow keeps
+ * standing for longer than the window counts as path.  No decision at the
+ * default parameters reads the base RTT.
+ *
+ * The windowed filter (Kathleen Nichols', <linux/win_minmax.h>) keeps the
+ * maximum of the complements: 6.1 does not export minmax_running_min() to
+ * modules, minmax_running_max() every kernel from 4.10 on does (for
+ * tcp_bbr); and the all-zero state that init and restart leave then
+ * reads as "no sample".
+ */
+static u32 cdg_base_rtt(const struct cdg *ca)
+{
+	u32 v = minmax_get(&ca->base_rtt);
+
+	return v ? ~v : 0;
+}
+
+static void cdg_base_rtt_update(struct sock *sk, s32 rtt_min_us)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+
+	if (rtt_min_us > 0)
+		minmax_running_max(&ca->base_rtt, CDG_BASE_RTT_WIN_US,
+				   tcp_sk(sk)->tcp_mstamp, ~(u32)rtt_min_us);
+}
+
 /* The standing queue in a round of minimum RTT rtt_min_us, us. */
 static u32 cdg_queue_us(const struct cdg *ca, s32 rtt_min_us)
 {
-	if (!ca->base_rtt || rtt_min_us <= (s32)ca->base_rtt)
+	u32 base_us = cdg_base_rtt(ca);
+
+	if (!base_us || rtt_min_us <= (s32)base_us)
 		return 0;
-	return rtt_min_us - ca->base_rtt;
+	return rtt_min_us - base_us;
 }
 
 /*
@@ -546,10 +583,11 @@ static void cdg_judge_backoff(struct cdg *ca)
 static u32 cdg_scaled_gradient(const struct cdg *ca, u32 grad)
 {
 	u32 ref_us = READ_ONCE(ref_rtt_us);
+	u32 base_us = cdg_base_rtt(ca);
 
-	if (!ref_us || !ca->base_rtt)
+	if (!ref_us || !base_us)
 		return grad;
-	return min_t(u64, div_u64((u64)grad * ref_us, ca->base_rtt), U32_MAX);
+	return min_t(u64, div_u64((u64)grad * ref_us, base_us), U32_MAX);
 }
 
 /*
@@ -600,15 +638,16 @@ static bool cdg_round_end(struct sock *sk)
 	struct cdg_minmax sums;
 	s32 grad = 0;
 
-	/* First: the decisions of this round end use the base RTT. */
-	ca->base_rtt = min_not_zero(ca->base_rtt, (u32)max(ca->rtt.min, 0));
+	/* This round's minimum first: the decisions below use the base. */
+	cdg_base_rtt_update(sk, ca->rtt.min);
 
 	if (ca->rtt_prev.v64) {
 		grad = cdg_gradient(ca, &sums);
 		cdg_count(sk, CDG_MIB_ROUNDS);
 		trace_cdg_round(sk, ca->rtt.min, ca->rtt.max, sums.min,
 				sums.max, grad, ca->state, tcp_snd_cwnd(tp),
-				tp->snd_ssthresh, ca->shadow_wnd, ca->base_rtt);
+				tp->snd_ssthresh, ca->shadow_wnd,
+				cdg_base_rtt(ca));
 	}
 	if (READ_ONCE(ineff_queue))
 		cdg_judge_backoff(ca);
@@ -694,7 +733,7 @@ static u32 cdg_halve(struct sock *sk, u32 cwnd)
 /*
  * The window after a delay backoff: cwnd * backoff_beta, as in the paper.
  *
- * With backoff_drain (opt-in), no less than cwnd * base_rtt / min_rtt of
+ * With backoff_drain (opt-in), no less than cwnd * base RTT / min RTT of
  * the round that just ended: cwnd / min_rtt is the rate the path delivered,
  * so that window is the path's BDP and removes the standing queue and no
  * more.  A fixed beta of 0.7 on a short queue takes the window well below
@@ -707,10 +746,14 @@ static u32 cdg_backoff_wnd(const struct cdg *ca, u32 cwnd)
 {
 	u32 wnd = ((u64)cwnd * READ_ONCE(backoff_beta)) >> CDG_BETA_SHIFT;
 	u32 round_min_us = max(ca->rtt_prev.min, 0);
+	u32 base_us = cdg_base_rtt(ca);
 
-	if (READ_ONCE(backoff_drain) && ca->base_rtt && round_min_us) {
-		/* base_rtt <= round_min_us: the drain window is <= cwnd. */
-		u32 drain = div_u64((u64)cwnd * ca->base_rtt, round_min_us);
+	if (READ_ONCE(backoff_drain) && base_us && round_min_us) {
+		/*
+		 * The base includes that round: base_us <= round_min_us, and
+		 * the drain window is <= cwnd.
+		 */
+		u32 drain = div_u64((u64)cwnd * base_us, round_min_us);
 
 		wnd = max(wnd, min(drain, cwnd - 1));
 	}

@@ -4,7 +4,7 @@
  * parameter combination against the spec's formula, undo_cwnd(), the
  * shadow window (growth, saturation, halving, application-limited clamp,
  * backoff), both HyStart exits with their SNMP and /proc counters, and
- * ours' opt-in backoff_drain.
+ * ours' opt-in backoff_drain, also after the path got longer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -432,6 +432,60 @@ static void test_drain(void)
 	}
 }
 
+/*
+ * The base RTT after the path got longer (ours, opt-in backoff_drain shows
+ * it): 60 rounds of 20 ms, then rounds of 40 ms for `after_ms`, then a
+ * forced backoff in a round of 41 ms.  Against a base that is still the
+ * 20 ms path the drain window is cwnd * 20/41, below beta: 70.  Once the
+ * base is the 40 ms path (a minimum over 10 s, not over the socket's
+ * life), the 1 ms queue is drained: cwnd * 40/41 = 97.
+ */
+static u32 drain_after_path_change(u32 after_ms)
+{
+	struct t_params p = { .window = "1", .backoff_factor = "1000",
+			      .use_ineff = "0", .hystart_detect = "0" };
+	struct tsock s;
+	u32 ssthresh = 0, i;
+
+	params(&p);
+	if (shim_param_write("ours", "backoff_drain", "1"))
+		return 0;
+	t_open(&s, impl, 100, 1);
+	s.tp.is_cwnd_limited = 0;	/* cwnd stays 100 */
+	s.rng.forced = true;
+	s.rng.forced_val = 0;		/* no backoff until the last round */
+	for (i = 0; i < 60; i++) {
+		s.tp.tcp_mstamp += 20000;
+		t_round(&s, 20000, 21000);
+	}
+	for (i = 0; i < after_ms / 40; i++) {
+		s.tp.tcp_mstamp += 40000;
+		t_round(&s, 40000, 41000);
+	}
+	s.tp.tcp_mstamp += 40000;
+	s.rng.forced_val = U32_MAX;
+	if (t_round(&s, 41000, 42000))
+		ssthresh = s.tp.snd_ssthresh;
+	t_close(&s);
+	shim_param_write("ours", "backoff_drain", "0");
+	params(&(struct t_params){ 0 });
+	return ssthresh;
+}
+
+static void test_base_window(void)
+{
+	u32 got;
+
+	if (impl != &impl_ours)
+		return;
+	got = drain_after_path_change(5000);
+	tap_ok(got == 70, "ours base RTT 5 s after the path went from 20 to 40 ms: "
+	       "still 20 ms, backoff_drain ssthresh %u (want 70)", got);
+	got = drain_after_path_change(11000);
+	tap_ok(got == 97, "ours base RTT 11 s after the path went from 20 to 40 ms: "
+	       "40 ms (a 10 s window), backoff_drain ssthresh %u (want 97)", got);
+}
+
 static void run_impl(const struct cdg_impl *which)
 {
 	impl = which;
@@ -440,6 +494,7 @@ static void run_impl(const struct cdg_impl *which)
 	test_shadow();
 	test_hystart();
 	test_drain();
+	test_base_window();
 }
 
 int main(void)

@@ -14,6 +14,8 @@
 #include <net/snmp.h>
 #include <net/sock.h>
 
+#define USEC_PER_SEC		1000000L	/* vdso/time64.h, pulled in */
+
 #define TCP_INFINITE_SSTHRESH	0x7fffffff
 #define TCP_CA_NAME_MAX		16
 #define TCP_INIT_CWND		10
