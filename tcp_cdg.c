@@ -202,7 +202,8 @@ MODULE_PARM_DESC(ref_rtt_us, "scale the backoff probability by ref_rtt_us / base
  */
 enum cdg_mib_field {
 	CDG_MIB_SOCKETS,	/* sockets initialised */
-	CDG_MIB_RING_NOMEM,	/* ... that run without a ring */
+	CDG_MIB_RING_NOMEM,	/* ... that started without a ring */
+	CDG_MIB_RING_LATE,	/* ... that got it at a later round */
 	CDG_MIB_ROUNDS,		/* RTT rounds with a gradient */
 	CDG_MIB_BACKOFFS,	/* delay backoffs taken */
 	CDG_MIB_INEFFECTUAL,	/* backoffs suppressed by use_ineff */
@@ -216,6 +217,7 @@ enum cdg_mib_field {
 static const char * const cdg_mib_names[CDG_MIB_MAX] = {
 	[CDG_MIB_SOCKETS]	= "Sockets",
 	[CDG_MIB_RING_NOMEM]	= "RingAllocFail",
+	[CDG_MIB_RING_LATE]	= "RingAllocLate",
 	[CDG_MIB_ROUNDS]	= "Rounds",
 	[CDG_MIB_BACKOFFS]	= "Backoffs",
 	[CDG_MIB_INEFFECTUAL]	= "BackoffsIneffectual",
@@ -316,7 +318,8 @@ struct cdg {
 	u32 rtt_seq;			/* snd_nxt that ends this round */
 	u32 shadow_wnd;			/* window given up on delay */
 	u16 backoff_cnt;		/* backoffs in a row without effect */
-	u16 sample_cnt;			/* HyStart: ACKs in this round */
+	u8  sample_cnt;			/* HyStart: ACKs in this round */
+	u8  ring_rounds;		/* rounds ended without a ring */
 	s32 delay_min;			/* HyStart: smallest round min RTT */
 	struct minmax base_rtt;		/* see cdg_base_rtt() */
 	u32 backoff_queue_us;		/* ineff_queue: queue at the last backoff */
@@ -438,6 +441,39 @@ static void cdg_hystart_update(struct sock *sk)
 		cdg_hystart_delay(sk);
 }
 
+static struct cdg_minmax *cdg_ring_alloc(void)
+{
+	return kcalloc(window, sizeof(struct cdg_minmax),
+		       GFP_NOWAIT | __GFP_NOWARN);
+}
+
+/*
+ * The ring is allocated with GFP_NOWAIT (cdg_init() may run in softirq,
+ * on a passive open), which does not reclaim: a failure says memory was
+ * short at that moment, not for the socket's life.  So a socket without
+ * a ring tries again at round ends 1, 2, 4, ... 128 after init: at most 8
+ * allocations, spread over many RTTs rather than one each round while
+ * memory stays short.  Until it has a ring it scales its one round's
+ * gradient by window, as the in-tree module does (cdg_gradient()): that
+ * round stands in for the sum over window rounds, which matches the ring
+ * on a steady ramp but weighs the round's jitter window times.  Scaling by
+ * 1 instead would back off up to window times less often than a socket
+ * with a ring; and with the in-tree rule, a socket that never gets its
+ * ring still decides exactly as the in-tree module does.
+ */
+static void cdg_ring_retry(struct sock *sk)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+
+	if (ca->ring_rounds == U8_MAX)
+		return;			/* the 8 tries are over */
+	if (!is_power_of_2(++ca->ring_rounds))
+		return;
+	ca->gradients = cdg_ring_alloc();
+	if (ca->gradients)
+		cdg_count(sk, CDG_MIB_RING_LATE);
+}
+
 /* Put this round's gradients into the ring; return the window sums. */
 static struct cdg_minmax cdg_ring_push(struct cdg *ca, s32 gmin, s32 gmax)
 {
@@ -481,7 +517,7 @@ static s32 cdg_gradient(struct cdg *ca, struct cdg_minmax *sums)
 	 */
 	if (!ca->gfilled) {
 		if (!ca->gradients && window > 1)
-			grad *= window;		/* the ring allocation failed */
+			grad *= window;		/* no ring (yet): as in-tree */
 		else if (ca->tail == 0)
 			ca->gfilled = true;
 		else if (!READ_ONCE(no_extrapolate))
@@ -640,6 +676,8 @@ static bool cdg_round_end(struct sock *sk)
 
 	/* This round's minimum first: the decisions below use the base. */
 	cdg_base_rtt_update(sk, ca->rtt.min);
+	if (unlikely(!ca->gradients) && window > 1)
+		cdg_ring_retry(sk);
 
 	if (ca->rtt_prev.v64) {
 		grad = cdg_gradient(ca, &sums);
@@ -830,11 +868,11 @@ static void cdg_init(struct sock *sk)
 	 * whose ring pointer is not ours to free: forget it first.
 	 */
 	ca->gradients = NULL;
+	ca->ring_rounds = 0;
 
-	/* Without a ring, CDG runs as if window were 1. */
+	/* Without a ring, see cdg_ring_retry(). */
 	if (window > 1) {
-		ca->gradients = kcalloc(window, sizeof(ca->gradients[0]),
-					GFP_NOWAIT | __GFP_NOWARN);
+		ca->gradients = cdg_ring_alloc();
 		if (!ca->gradients)
 			cdg_count(sk, CDG_MIB_RING_NOMEM);
 	}

@@ -30,7 +30,7 @@ halve-shadow|s/ca->shadow_wnd = min(ca->shadow_wnd >> 1, cwnd);/ca->shadow_wnd =
 tolerance-ignored|s/ca->state == CDG_NONFULL \&\& READ_ONCE(use_tolerance)/ca->state == CDG_FULL \&\& READ_ONCE(use_tolerance)/
 restart-keeps-ring-data|s/memset(gradients, 0, window \* sizeof(gradients\[0\]));/memset(gradients, 0, 0);/
 release-keeps-pointer|/kfree(ca->gradients);/{n;s/ca->gradients = NULL;/;/}
-init-keeps-pointer|/A child socket starts/,/kcalloc/{s/^\tca->gradients = NULL;/\t;/}
+init-keeps-pointer|/A child socket starts/,/cdg_ring_alloc/{s/^\tca->gradients = NULL;/\t;/}
 backoff-boundary|s/get_random_u32() > stay/get_random_u32() >= stay/
 ineff-off-by-one|s/ca->backoff_cnt > ineff/ca->backoff_cnt >= ineff/
 applimited-no-clamp|s/ca->shadow_wnd = min(ca->shadow_wnd, tcp_snd_cwnd(tp));/;/
@@ -43,6 +43,8 @@ pernet-leak|/tcp_cdg.name, ret, ret == -EEXIST/,/return ret;/{s/unregister_perne
 product-u32|s/u64 x = (u64)grad \* READ_ONCE(backoff_factor);/u64 x = (u32)(grad * READ_ONCE(backoff_factor));/
 backoff-cnt-wraps|s/if (ca->backoff_cnt < U16_MAX)/if (1)/
 no-nowarn|s/GFP_NOWAIT | __GFP_NOWARN/GFP_NOWAIT/
+ring-no-retry|s/if (!is_power_of_2(++ca->ring_rounds))/if (++ca->ring_rounds)/
+ring-retry-unbounded|s/if (ca->ring_rounds == U8_MAX)/if (0)/
 trace-wrong-arg|s/trace_cdg_round(sk, ca->rtt.min, ca->rtt.max/trace_cdg_round(sk, ca->rtt.max, ca->rtt.max/
 counter-wrong|s/cdg_count(sk, CDG_MIB_SOCKETS);/cdg_count(sk, CDG_MIB_ROUNDS);/'
 

@@ -2,8 +2,8 @@
 /*
  * The gradient ring (spec sections 5 and 6): running sums, tail wrap, the
  * filled flag, extrapolation before the ring fills, the silent no-ring
- * fallback, the -32 us effective-backoff reset, and the tolerance rounding
- * into FULL/NONFULL.  The gradient a round produced is observed exactly by
+ * fallback and ours' retries of the allocation, the -32 us
+ * effective-backoff reset, and the tolerance rounding into FULL/NONFULL.  The gradient a round produced is observed exactly by
  * forcing the random draw at nexp(E) (no backoff) and nexp(E) + 1
  * (backoff) with backoff_factor = 1.
  */
@@ -25,28 +25,30 @@ static void params(const char *window, const char *factor, const char *tol,
 
 struct rt { s32 min, max; };
 
-/* Runs rounds r[0..n-1]; the last one's draw is forced to `last`. */
-static bool run_rounds(const struct rt *r, int n, u32 last, bool nomem)
+/*
+ * Runs rounds r[0..n-1]; the last one's draw is forced to `last`.  The
+ * first `nomem` ring allocations fail (-1: all of them, for good).
+ */
+static bool run_rounds(const struct rt *r, int n, u32 last, long nomem)
 {
 	struct tsock s;
 	bool backoff = false;
 	int i;
 
-	if (nomem)
-		shim_mem_fail(1);
+	shim_mem_fail(nomem);
 	t_open(&s, impl, 100, 7);
-	shim_mem_fail(0);
 	for (i = 0; i < n; i++) {
 		s.rng.forced = true;
 		s.rng.forced_val = i == n - 1 ? last : 0;	/* 0 never backs off */
 		backoff = t_round(&s, r[i].min, r[i].max);
 	}
+	shim_mem_fail(0);
 	t_close(&s);
 	return backoff;
 }
 
 /* The gradient used at the last round is exactly e (e > 0). */
-static bool grad_is(const struct rt *r, int n, u32 e, bool nomem)
+static bool grad_is(const struct rt *r, int n, u32 e, long nomem)
 {
 	u32 v = impl->nexp(e);
 
@@ -134,20 +136,20 @@ static void test_extrapolation(void)
 	int k;
 
 	params("8", "1", "0", "0");
-	tap_ok(grad_is(up, 4, 800, false),
+	tap_ok(grad_is(up, 4, 800, 0),
 	       "%s gradient before the ring fills: sum * window / tail (300*8/3 = 800)",
 	       impl->name);
-	tap_ok(grad_is(maxonly, 3, 140 * 8 / 2, false),
+	tap_ok(grad_is(maxonly, 3, 140 * 8 / 2, 0),
 	       "%s gradient: the max-sum when the min-sum is not positive (140*8/2)",
 	       impl->name);
 	for (k = 0; k < 10; k++) {
 		filled[k].min = 10000 + 30 * k;
 		filled[k].max = 20000;
 	}
-	tap_ok(grad_is(filled, 10, 8 * 30, false),
+	tap_ok(grad_is(filled, 10, 8 * 30, 0),
 	       "%s gradient once filled: the plain sum over the window (8*30)", impl->name);
 	params("1", "1", "0", "0");
-	tap_ok(grad_is(up, 4, 100, false),
+	tap_ok(grad_is(up, 4, 100, 0),
 	       "%s window=1: no ring, the round's own gradient (100)", impl->name);
 	params("8", "1", "0", "0");
 	{
@@ -155,9 +157,9 @@ static void test_extrapolation(void)
 		struct tsock s;
 		struct cdg_view v;
 
-		tap_ok(grad_is(up, 4, 100 * 8, true),
-		       "%s ring allocation failed: gradient x window, never 'filled' (100*8)",
-		       impl->name);
+		tap_ok(grad_is(up, 4, 100 * 8, -1),
+		       "%s no ring (every allocation fails): gradient x window, never "
+		       "'filled' (100*8)", impl->name);
 		shim_mem_fail(1);
 		t_open(&s, impl, 10, 1);
 		t_view(&s, &v);
@@ -193,15 +195,110 @@ static void test_no_extrapolate(void)
 		tap_ok(false, "ours no_extrapolate: parameter write failed");
 		return;
 	}
-	tap_ok(grad_is(up, 4, 300, false),
+	tap_ok(grad_is(up, 4, 300, 0),
 	       "ours no_extrapolate=1 before the ring fills: the plain sum (300, not 800)");
-	tap_ok(grad_is(filled, 10, 8 * 30, false),
+	tap_ok(grad_is(filled, 10, 8 * 30, 0),
 	       "ours no_extrapolate=1 once filled: the sum over the window, as before (8*30)");
-	tap_ok(grad_is(up, 4, 100 * 8, true),
+	tap_ok(grad_is(up, 4, 100 * 8, -1),
 	       "ours no_extrapolate=1, no ring: gradient x window, as before (100*8)");
 	shim_param_write("ours", "no_extrapolate", "0");
-	tap_ok(grad_is(up, 4, 800, false),
+	tap_ok(grad_is(up, 4, 800, 0),
 	       "ours no_extrapolate=0 again: extrapolated as in-tree (800)");
+}
+
+static long proc(const char *key)
+{
+	char buf[2048];
+
+	if (shim_proc_read(&init_net, "stat/tcp_cdg", buf, sizeof(buf)) < 0)
+		return -1;
+	return shim_proc_value(buf, key);
+}
+
+/*
+ * Ours: a ring allocation that failed is tried again at round ends 1, 2,
+ * 4, ... 128 after init (8 tries), and a ring that comes late is used
+ * from that round on.  The oracle never tries again (spec 3: "runs as if
+ * window were 1"; in fact x window, spec 6).
+ */
+static void test_ring_retry(void)
+{
+	/* +300, -300, +100: ring sum 100 * 8 / 3 = 266; no ring 100 * 8. */
+	static const struct rt jump[] = {
+		{ 10000, 20000 }, { 10300, 20300 }, { 10000, 20000 }, { 10100, 20100 },
+	};
+	static const long tries_at[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+	long late0 = proc("RingAllocLate"), fail0 = proc("RingAllocFail"), f0;
+	bool ok = true, sched = true;
+	struct tsock s;
+	struct cdg_view v;
+	size_t k;
+	long i;
+
+	if (impl != &impl_ours)
+		return;
+	params("8", "1", "0", "0");
+	tap_ok(grad_is(jump, 4, 266, 1) && grad_is(jump, 4, 266, 0) &&
+	       grad_is(jump, 4, 800, -1),
+	       "ours ring allocation failed once: the ring comes at the first round end "
+	       "and the gradient is its sum (266, as with a ring from init; 800 without)");
+	tap_ok(proc("RingAllocFail") - fail0 == 4 && proc("RingAllocLate") - late0 == 2,
+	       "ours RingAllocFail counts the failed inits (%ld), RingAllocLate the rings "
+	       "that came later (%ld)", proc("RingAllocFail") - fail0,
+	       proc("RingAllocLate") - late0);
+
+	/* Every allocation fails: the tries, by round end. */
+	shim_mem_fail(-1);
+	t_open(&s, impl, 100, 7);
+	s.rng.forced = true;
+	s.rng.forced_val = 0;
+	k = 0;
+	for (i = 1; i <= 300; i++) {
+		f0 = shim_mem.failed;
+		t_round(&s, 10000, 20000);
+		if (shim_mem.failed - f0 != (k < ARRAY_SIZE(tries_at) && tries_at[k] == i)) {
+			tap_diag("ours round end %ld: %ld allocations", i, shim_mem.failed - f0);
+			sched = false;
+		}
+		if (k < ARRAY_SIZE(tries_at) && tries_at[k] == i)
+			k++;
+	}
+	tap_ok(sched && k == ARRAY_SIZE(tries_at),
+	       "ours every allocation failing: tried again at round ends 1, 2, 4, ... 128, "
+	       "then never (300 rounds)");
+	/* After idle everything starts over, the tries too. */
+	impl->ops->cwnd_event(tsk(&s), CA_EVENT_CWND_RESTART);
+	f0 = shim_mem.failed;
+	t_round(&s, 10000, 20000);
+	t_round(&s, 10000, 20000);
+	ok = shim_mem.failed - f0 == 2;
+	shim_mem_fail(0);
+	t_round(&s, 10000, 20000);
+	t_view(&s, &v);
+	ok &= !v.gradients;
+	t_round(&s, 10000, 20000);
+	t_view(&s, &v);
+	tap_ok(ok && v.gradients && shim_mem_is_live(v.gradients),
+	       "ours after CWND_RESTART the tries start over (round ends 1 and 2), and "
+	       "the ring comes at the next try once memory is back (round end 4)");
+	t_close(&s);
+
+	/* Init and the tries at round ends 1, 2 and 4 fail; 8 succeeds. */
+	shim_mem_fail(4);
+	t_open(&s, impl, 100, 7);
+	s.rng.forced = true;
+	s.rng.forced_val = 0;
+	for (i = 1; i <= 7; i++)
+		t_round(&s, 10000, 20000);
+	t_view(&s, &v);
+	ok = !v.gradients;
+	t_round(&s, 10000, 20000);
+	t_view(&s, &v);
+	shim_mem_fail(0);
+	tap_ok(ok && v.gradients && !v.gfilled && v.tail == 1,
+	       "ours 4 failures: no ring after 7 rounds, a fresh one (tail 1) after the 8th");
+	t_close(&s);
+	tap_ok(shim_mem.bad_frees == 0, "ours late rings are freed as any other");
 }
 
 static void test_effective(void)
@@ -384,6 +481,7 @@ static void run_impl(const struct cdg_impl *which)
 	test_window256();
 	test_extrapolation();
 	test_no_extrapolate();
+	test_ring_retry();
 	test_effective();
 	test_tolerance();
 	params("8", "42", "0", "5");

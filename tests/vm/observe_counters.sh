@@ -6,8 +6,8 @@
 # built for each one makes them move.  Each counter is checked against an
 # independent witness: the tracepoints (rounds, backoffs, suppressed
 # backoffs, shadow restores, tolerated losses) or the kernel's own TcpExt
-# HyStart counters.  RingAllocFail needs fault injection: the unit tests
-# cover it, here it must stay 0.
+# HyStart counters.  RingAllocFail and RingAllocLate need fault injection:
+# the unit tests and fault_ring.sh cover them, here they must stay 0.
 . "$(dirname "$0")/lib.sh"
 
 [ -f "$CDG_KO" ] || skip_all "no $CDG_KO in the initramfs"
@@ -15,7 +15,7 @@ T=/sys/kernel/tracing
 [ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null ||
 	skip_all "no tracefs"
 
-NAMES="Sockets RingAllocFail Rounds Backoffs BackoffsIneffectual ShadowRestores HystartTrainExits HystartDelayExits LossesTolerated"
+NAMES="Sockets RingAllocFail RingAllocLate Rounds Backoffs BackoffsIneffectual ShadowRestores HystartTrainExits HystartDelayExits LossesTolerated"
 
 cdg_load_ours
 stat_file=/proc/net/stat/tcp_cdg
@@ -70,6 +70,7 @@ check Backoffs "$(events cdg_backoff 'backoff=1 suppressed=0')" "cdg_backoff eve
 tap_eq "HyStart exits agree with TcpExt HyStart counters" \
 	"$(( $(delta HystartTrainExits) + $(delta HystartDelayExits) ))" "$((hy1 - hy0))"
 check RingAllocFail 0 "no allocation failure without fault injection"
+check RingAllocLate 0 "no allocation failure without fault injection"
 # The server applies iperf3's -C to its end too, but only receives: it has
 # a cdg socket and no RTT rounds.  Its counters are its own.
 tap_eq "the server's namespace: one cdg socket, no rounds, no backoffs" \
