@@ -636,11 +636,12 @@ static bool cdg_backoff(struct sock *sk, u32 grad)
 	struct cdg *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	unsigned int ineff = READ_ONCE(use_ineff);
+	u32 used = cdg_scaled_gradient(ca, grad);
 	/*
 	 * In 64 bits and saturated: the in-tree module's u32 product wraps
 	 * (gradient 4295 us at factor 10^6) and then rarely backs off at all.
 	 */
-	u64 x = (u64)cdg_scaled_gradient(ca, grad) * READ_ONCE(backoff_factor);
+	u64 x = (u64)used * READ_ONCE(backoff_factor);
 	u32 stay = nexp_u32(min_t(u64, x, U32_MAX));
 	bool backoff = get_random_u32() > stay;
 	bool suppressed = false;
@@ -651,7 +652,7 @@ static bool cdg_backoff(struct sock *sk, u32 grad)
 			ca->backoff_cnt++;
 		suppressed = ca->backoff_cnt > ineff;
 	}
-	trace_cdg_backoff(sk, grad, U32_MAX - stay, backoff, suppressed,
+	trace_cdg_backoff(sk, used, U32_MAX - stay, backoff, suppressed,
 			  ca->backoff_cnt, tcp_snd_cwnd(tp));
 	if (suppressed)
 		cdg_count(sk, CDG_MIB_INEFFECTUAL);

@@ -109,18 +109,21 @@ TRACE_EVENT(cdg_round,
 );
 
 /*
- * Each backoff decision on a positive gradient.  prob is the backoff
- * probability in 1/2^32; backoff is the random draw's verdict; suppressed
- * means use_ineff overruled it (ineff backoffs in a row had no effect).
+ * Each backoff decision on a positive gradient.  grad is the gradient the
+ * decision used: cdg_round's grad, scaled by ref_rtt_us / base_rtt when
+ * ref_rtt_us is set.  prob is the backoff probability it gave, in 1/2^32:
+ * 1 - e^(-grad * backoff_factor * 10^-6).  backoff is the random draw's
+ * verdict; suppressed means use_ineff overruled it (ineff backoffs in a
+ * row had no effect).
  */
 TRACE_EVENT(cdg_backoff,
-	TP_PROTO(const struct sock *sk, s32 grad_us, u32 prob, bool backoff,
+	TP_PROTO(const struct sock *sk, u32 grad_us, u32 prob, bool backoff,
 		 bool suppressed, u16 ineff, u32 cwnd),
 	TP_ARGS(sk, grad_us, prob, backoff, suppressed, ineff, cwnd),
 	TP_STRUCT__entry(
 		__array(__u8, saddr, sizeof(struct sockaddr_in6))
 		__array(__u8, daddr, sizeof(struct sockaddr_in6))
-		__field(s32, grad)
+		__field(u32, grad)
 		__field(u32, prob)
 		__field(bool, backoff)
 		__field(bool, suppressed)
@@ -136,7 +139,7 @@ TRACE_EVENT(cdg_backoff,
 		__entry->ineff = ineff;
 		__entry->cwnd = cwnd;
 	),
-	TP_printk("src=%pISpc dest=%pISpc grad=%d prob=%u backoff=%d suppressed=%d ineff=%u cwnd=%u",
+	TP_printk("src=%pISpc dest=%pISpc grad=%u prob=%u backoff=%d suppressed=%d ineff=%u cwnd=%u",
 		  __entry->saddr, __entry->daddr, __entry->grad, __entry->prob,
 		  __entry->backoff, __entry->suppressed, __entry->ineff,
 		  __entry->cwnd)

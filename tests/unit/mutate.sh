@@ -40,7 +40,8 @@ window-range|s/n < 1 || n > CDG_WINDOW_MAX/n < 1 || n > 512/
 runtime-erange|s/return cdg_registered ? -EINVAL : -ERANGE;/return -ERANGE;/
 register-ignored|s/^\tif (ret) {$/\tif (0) {/
 pernet-leak|/tcp_cdg.name, ret, ret == -EEXIST/,/return ret;/{s/unregister_pernet_subsys(\&cdg_net_ops);/;/}
-product-u32|s/u64 x = (u64)grad \* READ_ONCE(backoff_factor);/u64 x = (u32)(grad * READ_ONCE(backoff_factor));/
+product-u32|s/u64 x = (u64)used \* READ_ONCE(backoff_factor);/u64 x = (u32)(used * READ_ONCE(backoff_factor));/
+trace-unscaled-grad|s/trace_cdg_backoff(sk, used,/trace_cdg_backoff(sk, grad,/
 backoff-cnt-wraps|s/if (ca->backoff_cnt < U16_MAX)/if (1)/
 no-nowarn|s/GFP_NOWAIT | __GFP_NOWARN/GFP_NOWAIT/
 ring-no-retry|s/if (!is_power_of_2(++ca->ring_rounds))/if (++ca->ring_rounds)/

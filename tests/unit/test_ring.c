@@ -471,11 +471,56 @@ static void test_trace(void)
 	t_close(&s);
 }
 
+/*
+ * cdg_backoff reports the gradient its decision used and the probability
+ * that gave: with ref_rtt_us the scaled one (here 800 * 25000 / 10000),
+ * and prob = 1 - nexp(grad * factor), so that the trace can be checked.
+ */
+static void test_trace_scaled(void)
+{
+	static const struct { const char *ref; u32 grad; } c[] = {
+		{ "0", 800 }, { "25000", 2000 }, { "2500", 200 },
+	};
+	bool ok = true;
+	size_t i;
+
+	params("8", "100", "0", "0");
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct tsock s;
+		const char *b;
+		char want[64];
+
+		shim_param_write("ours", "ref_rtt_us", c[i].ref);
+		shim_trace_clear();
+		shim_trace_enable(true);
+		t_open(&s, impl, 10, 1);
+		s.rng.forced = true;
+		s.rng.forced_val = 0;
+		t_round(&s, 10000, 12000);
+		t_round(&s, 10100, 12345);
+		shim_trace_enable(false);
+		t_close(&s);
+		b = shim_trace_last("cdg_backoff");
+		snprintf(want, sizeof(want), " grad=%u prob=%u ", c[i].grad,
+			 U32_MAX - impl->nexp(c[i].grad * 100));
+		if (!b || !strstr(b, want)) {
+			tap_diag("ours ref_rtt_us=%s: cdg_backoff %s, want%s", c[i].ref,
+				 b ? b : "(none)", want);
+			ok = false;
+		}
+	}
+	shim_param_write("ours", "ref_rtt_us", "0");
+	tap_ok(ok, "ours cdg_backoff: grad is the gradient the decision used (x ref_rtt_us "
+	       "/ base_rtt: 800, 2000, 200) and prob = 1 - nexp(grad * factor)");
+}
+
 static void run_impl(const struct cdg_impl *which)
 {
 	impl = which;
-	if (impl == &impl_ours)
+	if (impl == &impl_ours) {
 		test_trace();
+		test_trace_scaled();
+	}
 	test_sampling();
 	test_sums();
 	test_window256();

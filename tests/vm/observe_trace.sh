@@ -9,6 +9,8 @@
 #     CWR, state backoff, ssthresh = max(2, cwnd * backoff_beta / 1024) of
 #     the cwnd the backoff saw;
 #   - prob is 1 - e^(-grad * backoff_factor * 1e-6) in 1/2^32 (1 % or 2e-4);
+#   - with ref_rtt_us set, cdg_backoff's grad is the one the decision used:
+#     cdg_round's grad * ref_rtt_us / base_rtt, and prob still follows it;
 #   - cdg_hystart events match the kernel's TcpExt HyStart counters;
 #   - a lossy path gives cdg_loss events in state != backoff, ssthresh >= 2;
 #   - trace-cmd records the same events.
@@ -116,6 +118,47 @@ hy1=$(nsx "$NS_C" nstat -az TcpExtTCPHystartTrainDetect TcpExtTCPHystartDelayDet
 tap_eq "cdg_hystart: one event per TcpExt HyStart exit" "$hy" "$((hy1 - hy0))"
 bad=$(grep ' cdg_hystart: ' /tmp/trace.txt | grep -Evc 'detector=(train|delay) cwnd=[1-9]' || true)
 tap_eq "cdg_hystart: detector and cwnd set" "$bad" 0
+
+# ref_rtt_us scales the gradient a decision uses (here about 2x on this
+# 20 ms path): cdg_backoff must report that one, with the probability it
+# gave, right after the cdg_round of the same round end.
+if [ -e "$CDG_PARAMS/ref_rtt_us" ]; then
+	ref=40000
+	echo $ref > "$CDG_PARAMS/ref_rtt_us"
+	cleanup_add "echo 0 > $CDG_PARAMS/ref_rtt_us"
+	record /tmp/trace-ref.txt 5
+	echo 0 > "$CDG_PARAMS/ref_rtt_us"
+	awk -v ref=$ref -v factor="$factor" -v flow="$flow" '
+		function field(name,   i, kv) {
+			for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == name) return kv[2] }
+			return ""
+		}
+		$0 !~ flow { next }
+		/ cdg_round: / { rg = field("grad"); rb = field("base_rtt"); next }
+		/ cdg_backoff: / {
+			n++
+			g = field("grad"); p = field("prob")
+			if (rb <= 0 || g != int(rg * ref / rb)) {
+				badgrad++
+				if (badgrad <= 3) print "# grad " g " want " rg " * " ref " / " rb ": " $0 > "/dev/stderr"
+			}
+			want = (1 - exp(-g * factor * 1e-6)) * 4294967296
+			tol = want * 0.01; if (tol < 858993) tol = 858993
+			if (p - want > tol || want - p > tol) {
+				badprob++
+				if (badprob <= 3) print "# prob " p " want " want ": " $0 > "/dev/stderr"
+			}
+		}
+		END { printf "%d %d %d\n", n, badgrad + 0, badprob + 0 }
+	' /tmp/trace-ref.txt > /tmp/ref.sum
+	read -r n badgrad badprob < /tmp/ref.sum
+	if [ "$n" -ge 5 ]; then tap_ok "ref_rtt_us=$ref: $n backoff decisions"
+	else tap_fail "ref_rtt_us=$ref: $n backoff decisions in 5 s, want >= 5"; fi
+	tap_eq "ref_rtt_us=$ref: cdg_backoff grad = cdg_round grad * $ref / base_rtt" "$badgrad" 0
+	tap_eq "ref_rtt_us=$ref: cdg_backoff prob = 1 - e^(-grad * $factor * 1e-6)" "$badprob" 0
+else
+	tap_skip "ref_rtt_us: cdg_backoff reports the scaled gradient" "no ref_rtt_us in this build"
+fi
 
 # A lossy path: losses that are not backoffs reach cdg_loss.
 ip netns exec "$NS_C" tc qdisc change dev veth_c root netem \
