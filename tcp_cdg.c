@@ -237,10 +237,26 @@ struct cdg_net {
 
 static unsigned int cdg_net_id __read_mostly;
 
+/*
+ * Only a socket that holds a reference on its namespace (sk_net_refcnt:
+ * every socket userspace opens) counts, or one in init_net, which never
+ * goes away.  A kernel socket does not keep its namespace alive, and the
+ * subsystem that owns it, registered before this module, closes it in its
+ * pernet exit, which runs after cdg_net_exit() has freed the counters:
+ * until then it may still run cdg.  Freeing the counters after an RCU
+ * grace period instead would need a pointer outside net_generic()'s
+ * storage, which the core frees right after the exits, and a reader side
+ * on every count: much more for counting kernel sockets of a namespace
+ * that is going away.
+ */
 static void cdg_count(const struct sock *sk, enum cdg_mib_field field)
 {
-	struct cdg_net *cn = net_generic(sock_net(sk), cdg_net_id);
+	struct net *net = sock_net(sk);
+	struct cdg_net *cn;
 
+	if (!sk->sk_net_refcnt && !net_eq(net, &init_net))
+		return;
+	cn = net_generic(net, cdg_net_id);
 	this_cpu_inc(cn->mib->mibs[field]);
 }
 

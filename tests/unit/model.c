@@ -814,6 +814,7 @@ int model_init(struct model *m, const struct model_trace *t,
 	shim_rng_seed(&m->ca_rng, t->seed);
 	shim_rng_seed(&m->net_rng, t->seed ^ 0x5eed5eed5eedULL);
 	sk->__sk_common.skc_net = net;
+	sk->sk_net_refcnt = 1;		/* a socket userspace opened */
 	sk->sk_state = TCP_ESTABLISHED;
 	if (t->ipv6) {
 		sk->sk_family = AF_INET6;

@@ -4,8 +4,9 @@
  * CWND_RESTART keeps and zeroes the ring -> release frees it; release
  * twice; release without init (a listener); a child cloned from a parent
  * with a ring; a congestion-control switch; module init failures and
- * unload; per-namespace counters.  Every path is checked for leaks with
- * the shim's allocation tracker (and, in the sanitized run, by ASan).
+ * unload; per-namespace counters, also for kernel sockets of a namespace
+ * going away.  Every path is checked for leaks with the shim's allocation
+ * tracker (and, in the sanitized run, by ASan).
  */
 #include <stdio.h>
 
@@ -179,6 +180,74 @@ static void test_nomem(void)
 	       "%s without a ring: restart, traffic and release are safe", impl->name);
 }
 
+/*
+ * A subsystem registered before the module, with a kernel socket in a
+ * namespace (sunrpc, SMC, ...: a socket that holds no reference on its
+ * namespace).  The namespace's teardown runs its exit after cdg's, and
+ * the socket may run cdg until that exit closes it.
+ */
+static struct tsock ksock;
+static bool ksock_open;
+
+static void owner_exit(struct net *net)
+{
+	int i;
+
+	if (!ksock_open || sock_net(tsk(&ksock)) != net)
+		return;
+	for (i = 0; i < 3; i++)			/* rounds end: Rounds */
+		t_round(&ksock, 10000 + 1000 * i, 20000 + 1000 * i);
+	shim_cc_reinit(tsk(&ksock), impl_ours.ops);	/* init: Sockets */
+	t_close(&ksock);
+	ksock_open = false;
+}
+
+static struct pernet_operations owner_ops = { .exit = owner_exit };
+
+/* Opens ksock in net; refcnt: it holds a reference on it (a user socket). */
+static void ksock_open_in(struct net *net, bool refcnt)
+{
+	memset(&ksock, 0, sizeof(ksock));
+	t_open(&ksock, &impl_ours, 10, 1);	/* in init_net, then moved */
+	t_close(&ksock);
+	ksock.tp.inet_conn.icsk_inet.sk.__sk_common.skc_net = net;
+	ksock.tp.inet_conn.icsk_inet.sk.sk_net_refcnt = refcnt;
+	shim_cc_init(tsk(&ksock), impl_ours.ops);
+	ksock_open = true;
+}
+
+static void test_kernel_socket(void)
+{
+	long init0 = -1, init1 = -1, n0 = -1;
+	char buf[2048];
+	struct net *n;
+
+	/* In a namespace: not counted, and nothing written after cdg's exit. */
+	n = shim_net_new();
+	ksock_open_in(n, false);
+	t_round(&ksock, 10000, 20000);
+	t_round(&ksock, 10000, 20000);
+	if (shim_proc_read(n, "stat/tcp_cdg", buf, sizeof(buf)) > 0)
+		n0 = shim_proc_value(buf, "Sockets") + shim_proc_value(buf, "Rounds");
+	shim_net_free(n);
+	tap_ok(n0 == 0, "ours a kernel socket (no namespace reference) is not counted in "
+	       "its namespace (Sockets + Rounds %ld)", n0);
+	tap_ok(!ksock_open && shim_mem_check_freed() == 0,
+	       "ours ... so that it can run cdg after cdg_net_exit(), in the exit of a "
+	       "subsystem registered before the module, without writing freed counters");
+
+	/* In init_net, which never goes away, it is counted. */
+	if (shim_proc_read(&init_net, "stat/tcp_cdg", buf, sizeof(buf)) > 0)
+		init0 = shim_proc_value(buf, "Sockets");
+	ksock_open_in(&init_net, false);
+	t_close(&ksock);
+	ksock_open = false;
+	if (shim_proc_read(&init_net, "stat/tcp_cdg", buf, sizeof(buf)) > 0)
+		init1 = shim_proc_value(buf, "Sockets");
+	tap_ok(init1 == init0 + 2, "ours a kernel socket in init_net, which never goes away, "
+	       "is counted (Sockets +%ld: both inits)", init1 - init0);
+}
+
 /* Module init failures and per-namespace counters: ours only. */
 static void test_module(void)
 {
@@ -205,6 +274,7 @@ static void test_module(void)
 	       shim_mem.live == 0,
 	       "ours module init when the proc file cannot be made: -ENOMEM, nothing left");
 
+	register_pernet_subsys(&owner_ops);	/* before the module, as at boot */
 	err = impl_ours.module_init();
 	n2 = shim_net_new();
 	tap_ok(!err && n2 && shim_proc_read(n2, "stat/tcp_cdg", buf, sizeof(buf)) > 0 &&
@@ -213,6 +283,7 @@ static void test_module(void)
 	t_open(&s, &impl_ours, 10, 1);		/* counted in init_net */
 	t_close(&s);
 	s.tp.inet_conn.icsk_inet.sk.__sk_common.skc_net = n2;
+	s.tp.inet_conn.icsk_inet.sk.sk_net_refcnt = 1;
 	shim_cc_init(tsk(&s), impl_ours.ops);	/* counted in n2 */
 	t_close(&s);
 	shim_proc_read(n2, "stat/tcp_cdg", buf, sizeof(buf));
@@ -230,6 +301,7 @@ static void test_module(void)
 	shim_net_free(n2);
 	tap_ok(shim_mem.live == 1 && shim_warnings == 0,
 	       "ours a namespace going away frees its counters and proc file");
+	test_kernel_socket();
 
 	/* pacing (ours only, off by default): init asks TCP to pace. */
 	t_open(&s, &impl_ours, 10, 1);
@@ -263,6 +335,7 @@ int main(void)
 	t_each_impl("lifecycle tests", run_impl);
 	test_module();
 	t_modules_unload();
+	unregister_pernet_subsys(&owner_ops);
 	tap_ok(shim_mem.live == 0 && shim_mem.bad_frees == 0 && shim_warnings == 0,
 	       "lifecycle: no leak, no bad kfree, no WARN at the end");
 	return tap_done();

@@ -128,7 +128,52 @@ void *__alloc_percpu(size_t size, size_t align)
 	return p;
 }
 
+/* Freed per-CPU areas, poisoned, the oldest released when it is full. */
+#define QUARANTINE	8
+#define POISON		0x6b
+static void *quarantine[QUARANTINE];
+static int qnext;
+
+static bool poisoned(const unsigned char *p)
+{
+	size_t i;
+
+	for (i = 0; i < (size_t)SHIM_NR_CPUS * SHIM_PCPU_STRIDE; i++)
+		if (p[i] != POISON)
+			return false;
+	return true;
+}
+
+static void quarantine_check(int i)
+{
+	if (quarantine[i] && !poisoned(quarantine[i])) {
+		shim_mem.freed_writes++;
+		fprintf(stderr, "shim: freed per-CPU area %p written to\n", quarantine[i]);
+		memset(quarantine[i], POISON, (size_t)SHIM_NR_CPUS * SHIM_PCPU_STRIDE);
+	}
+}
+
+long shim_mem_check_freed(void)
+{
+	int i;
+
+	for (i = 0; i < QUARANTINE; i++)
+		quarantine_check(i);
+	return shim_mem.freed_writes;
+}
+
 void free_percpu(void *p)
 {
-	kfree(p);
+	if (!p)
+		return;
+	if (!untrack(p)) {
+		shim_mem.bad_frees++;
+		fprintf(stderr, "shim: free_percpu(%p) of a pointer not allocated here\n", p);
+		return;
+	}
+	memset(p, POISON, (size_t)SHIM_NR_CPUS * SHIM_PCPU_STRIDE);
+	quarantine_check(qnext);
+	free(quarantine[qnext]);
+	quarantine[qnext] = p;
+	qnext = (qnext + 1) % QUARANTINE;
 }

@@ -74,16 +74,26 @@ static int ops_init(struct pernet_operations *ops, struct net *net)
 	return err;
 }
 
-static void ops_exit(struct pernet_operations *ops, struct net *net)
+static void ops_exit_only(struct pernet_operations *ops, struct net *net)
 {
 	if (ops->pre_exit)
 		ops->pre_exit(net);
 	if (ops->exit)
 		ops->exit(net);
+}
+
+static void ops_free(struct pernet_operations *ops, struct net *net)
+{
 	if (ops->id && ops->size) {
 		free(net->gen[*ops->id]);
 		net->gen[*ops->id] = NULL;
 	}
+}
+
+static void ops_exit(struct pernet_operations *ops, struct net *net)
+{
+	ops_exit_only(ops, net);
+	ops_free(ops, net);
 }
 
 int register_pernet_subsys(struct pernet_operations *ops)
@@ -155,8 +165,11 @@ void shim_net_free(struct net *net)
 	struct proc_dir_entry *e;
 	int i;
 
+	/* cleanup_net(): every exit, the last registered first, then frees. */
 	for (i = npernet; i-- > 0;)
-		ops_exit(pernet[i], net);
+		ops_exit_only(pernet[i], net);
+	for (i = npernet; i-- > 0;)
+		ops_free(pernet[i], net);
 	for (e = entries; e; e = e->next)
 		if (e->parent == net->proc_net || e->parent == net->proc_net_stat)
 			shim_warn(__FILE__, __LINE__, "proc entry left in a dead namespace");

@@ -22,8 +22,17 @@ struct shim_mem_stats {
 	long bad_frees;		/* kfree of a pointer not allocated here */
 	gfp_t last_gfp;		/* flags of the last kmalloc-family call */
 	size_t last_size;
+	long freed_writes;	/* freed per-CPU areas written to since */
 };
 extern struct shim_mem_stats shim_mem;
+/*
+ * free_percpu() poisons the area and keeps the last few freed ones: this
+ * checks they are still all poison (adding any that are not to
+ * freed_writes, as it does for one that leaves the quarantine), and
+ * returns freed_writes.  A write into freed counters is seen without
+ * AddressSanitizer too.
+ */
+long shim_mem_check_freed(void);
 /* Make the next n allocations fail (-1: all until reset). */
 void shim_mem_fail(long n);
 bool shim_mem_is_live(const void *p);

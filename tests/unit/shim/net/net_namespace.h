@@ -3,7 +3,9 @@
  * Network namespaces: init_net plus any a test creates (shim_net_new()).
  * register_pernet_subsys() allocates .size bytes per namespace for .id
  * and calls .init on every live namespace, unwinding on failure; new
- * namespaces get every registered subsystem.  As in net/core.
+ * namespaces get every registered subsystem.  A namespace going away runs
+ * every .exit, the last registered first, and only then frees their
+ * net_generic() storage (cleanup_net()).  As in net/core.
  */
 #ifndef _SHIM_NET_NET_NAMESPACE_H
 #define _SHIM_NET_NET_NAMESPACE_H
@@ -24,6 +26,11 @@ struct net {
 };
 
 extern struct net init_net;
+
+static inline bool net_eq(const struct net *a, const struct net *b)
+{
+	return a == b;
+}
 
 struct pernet_operations {
 	struct list_head list;

@@ -18,6 +18,7 @@ struct sock_common {
 	struct in6_addr skc_v6_daddr;
 	struct in6_addr skc_v6_rcv_saddr;
 	struct net *skc_net;
+	unsigned char skc_net_refcnt:1;	/* holds a reference on skc_net */
 };
 
 enum sk_pacing {
@@ -35,6 +36,7 @@ struct sock {
 #define sk_state	__sk_common.skc_state
 #define sk_v6_daddr	__sk_common.skc_v6_daddr
 #define sk_v6_rcv_saddr	__sk_common.skc_v6_rcv_saddr
+#define sk_net_refcnt	__sk_common.skc_net_refcnt
 
 static inline struct net *sock_net(const struct sock *sk)
 {
