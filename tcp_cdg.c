@@ -528,8 +528,10 @@ static s32 cdg_gradient(struct cdg *ca, struct cdg_minmax *sums)
 	 * no_extrapolate (opt-in) the rounds not yet measured count as zero
 	 * instead: in slow start each round's line-rate burst raises the
 	 * maximum RTT by a millisecond or two while the link is still idle,
-	 * and the in-tree scaling (8x after one round) turns that into a
-	 * backoff with probability 0.3-0.5 at cwnd 20 or 40 (docs/tuning.md).
+	 * and the in-tree scaling (8x after one round) makes that an 8-16 ms
+	 * gradient, a backoff with probability 1 - e^(-0.34..0.67) = 0.3-0.5
+	 * at the default backoff_factor: slow start often ends at cwnd 20 or
+	 * 40, far below the path's BDP, on a link that is still idle.
 	 */
 	if (!ca->gfilled) {
 		if (!ca->gradients && window > 1)
@@ -607,11 +609,12 @@ static u32 cdg_queue_us(const struct cdg *ca, s32 rtt_min_us)
  * test above calls it so when the RTT fell by 32 us in a round, and against
  * a loss-based flow it does often: under jitter, and whenever that flow's
  * own loss shrinks the queue.  The count of ineffectual backoffs then never
- * reaches use_ineff and CDG keeps yielding until it is starved
- * (docs/tuning.md, s3).  Here a backoff was effectual only if the queue it
- * found, the round's minimum RTT above the base RTT, has fallen by half
- * since, or below CDG_DRAINED_US: our own queue goes when we back off, a
- * queue another flow holds does not.
+ * reaches use_ineff, so the detector meant for exactly that competitor
+ * never trips, and CDG keeps backing off into the queue the other flow
+ * refills until it is starved.  Here a backoff was effectual only if the
+ * queue it found, the round's minimum RTT above the base RTT, has fallen
+ * by half since, or below CDG_DRAINED_US: our own queue goes when we back
+ * off, a queue another flow holds does not.
  */
 static void cdg_judge_backoff(struct cdg *ca)
 {
@@ -959,7 +962,7 @@ static void __exit cdg_unregister(void)
 module_init(cdg_register);
 module_exit(cdg_unregister);
 
-MODULE_AUTHOR("tcp_cdg out-of-tree project");
+MODULE_AUTHOR("tcp_cdg contributors");
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("TCP CDG (CAIA Delay-Gradient), validated out-of-tree build");
 MODULE_VERSION(TCP_CDG_VERSION);

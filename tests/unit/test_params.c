@@ -272,6 +272,11 @@ int main(void)
 	tap_ok(ver && !strcmp(shim_modinfo("ours", "license"), "GPL") &&
 	       !strcmp(ver, TCP_CDG_VERSION_TEST),
 	       "ours MODULE_LICENSE(\"GPL\"), MODULE_VERSION from dkms.conf (%s)", ver ? ver : "?");
+	/* No person to name: the authors are the project's contributors. */
+	tap_ok(shim_modinfo("ours", "author") &&
+	       !strcmp(shim_modinfo("ours", "author"), "tcp_cdg contributors"),
+	       "ours MODULE_AUTHOR(\"tcp_cdg contributors\") (%s)",
+	       shim_modinfo("ours", "author") ? shim_modinfo("ours", "author") : "none");
 	tap_ok(impl_ours.priv_size <= ICSK_CA_PRIV_SIZE && ICSK_CA_PRIV_SIZE == 104,
 	       "ours private state %zu bytes fits ICSK_CA_PRIV_SIZE (104)", impl_ours.priv_size);
 	/* Before tcp_bbr's ACK aggregation (78dc70ebaa38) it was 88 bytes. */
