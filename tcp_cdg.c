@@ -85,9 +85,15 @@ static unsigned int ref_rtt_us __read_mostly;	/* opt-in, 0 = as in-tree */
 /*
  * Parameters are checked when they are set, at load and through sysfs.  At
  * load a value out of range is -ERANGE, as the in-tree module answers from
- * its init; later every bad write is -EINVAL and keeps the old value.
+ * its init; later every bad write is -EINVAL and keeps the old value.  The
+ * module's state tells the two apart: load_module() parses the arguments
+ * before the init runs, while the module is MODULE_STATE_COMING, and sysfs
+ * writes reach it once it is LIVE.
  */
-static bool cdg_registered;
+static int cdg_param_range_err(const struct kernel_param *kp)
+{
+	return kp->mod && kp->mod->state == MODULE_STATE_LIVE ? -EINVAL : -ERANGE;
+}
 
 struct cdg_uint_param {
 	unsigned int *val;
@@ -106,7 +112,7 @@ static int cdg_param_set_uint(const char *val, const struct kernel_param *kp)
 	if (n > p->max) {
 		pr_err("%s=%u out of range, allowed 0..%u\n",
 		       kp->name, n, p->max);
-		return cdg_registered ? -EINVAL : -ERANGE;
+		return cdg_param_range_err(kp);
 	}
 	WRITE_ONCE(*p->val, n);
 	return 0;
@@ -949,7 +955,6 @@ static int __init cdg_register(void)
 		unregister_pernet_subsys(&cdg_net_ops);
 		return ret;
 	}
-	cdg_registered = true;
 	return 0;
 }
 

@@ -37,7 +37,8 @@ applimited-no-clamp|s/ca->shadow_wnd = min(ca->shadow_wnd, tcp_snd_cwnd(tp));/;/
 complete-cwr-keeps-prev|/case CA_EVENT_COMPLETE_CWR:/,/break;/{s/ca->rtt_prev = ca->rtt;/;/}
 rtt-min-zero|s/ca->rtt.min = min_not_zero(ca->rtt.min, sample->rtt_us);/ca->rtt.min = min(ca->rtt.min, sample->rtt_us);/
 window-range|s/n < 1 || n > CDG_WINDOW_MAX/n < 1 || n > 512/
-runtime-erange|s/return cdg_registered ? -EINVAL : -ERANGE;/return -ERANGE;/
+runtime-erange|s/kp->mod->state == MODULE_STATE_LIVE ? -EINVAL : -ERANGE;/kp->mod->state == MODULE_STATE_LIVE ? -ERANGE : -ERANGE;/
+load-einval|s/kp->mod->state == MODULE_STATE_LIVE ? -EINVAL : -ERANGE;/kp->mod->state == MODULE_STATE_LIVE ? -EINVAL : -EINVAL;/
 register-ignored|s/^\tif (ret) {$/\tif (0) {/
 pernet-leak|/tcp_cdg.name, ret, ret == -EEXIST/,/return ret;/{s/unregister_pernet_subsys(\&cdg_net_ops);/;/}
 product-u32|s/u64 x = (u64)used \* READ_ONCE(backoff_factor);/u64 x = (u32)(used * READ_ONCE(backoff_factor));/

@@ -264,6 +264,27 @@ int main(void)
 	runtime_rules();
 	registration();
 
+	/*
+	 * The errno is the caller's (load_module()'s argument parsing while
+	 * the module is COMING, or sysfs once it is LIVE), not a flag that
+	 * some earlier init left set: a load after an unload is -ERANGE.
+	 */
+	{
+		int unloaded, live, reloaded;
+
+		impl_ours.module_exit();
+		unloaded = shim_param_load("ours", "backoff_beta", "1025");
+		impl_ours.module_init();
+		live = shim_param_write("ours", "backoff_beta", "1025");
+		impl_ours.module_exit();
+		reloaded = shim_param_load("ours", "use_ineff", "256");
+		impl_ours.module_init();
+		tap_ok(unloaded == -ERANGE && live == -EINVAL && reloaded == -ERANGE,
+		       "ours out of range: -ERANGE at load after an unload (%d), -EINVAL "
+		       "through sysfs (%d), -ERANGE at the next load (%d)", unloaded, live,
+		       reloaded);
+	}
+
 	tap_ok(shim_param_write("ours", "no_such_param", "1") == -ENOENT &&
 	       shim_param_load("nobody", "window", "8") == -ENOENT &&
 	       shim_param_read("ours", "", buf) == -ENOENT,

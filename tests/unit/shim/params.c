@@ -10,7 +10,7 @@
 
 #include "shim.h"
 
-struct module shim_this_module = { "tcp_cdg" };
+struct module shim_this_module = { .name = "tcp_cdg" };
 
 #define MAX_PARAMS 64
 static struct {
@@ -58,10 +58,19 @@ static const struct kernel_param *lookup(const char *impl, const char *name)
 int shim_param_load(const char *impl, const char *name, const char *val)
 {
 	const struct kernel_param *kp = lookup(impl, name);
+	enum module_state was;
+	int err;
 
 	if (!kp)
 		return -ENOENT;
-	return kp->ops->set(val, kp);
+	if (!kp->mod)
+		return kp->ops->set(val, kp);
+	/* load_module() parses the arguments of a module that is COMING. */
+	was = kp->mod->state;
+	kp->mod->state = MODULE_STATE_COMING;
+	err = kp->ops->set(val, kp);
+	kp->mod->state = was;
+	return err;
 }
 
 int shim_param_write(const char *impl, const char *name, const char *val)

@@ -41,8 +41,8 @@ void shim_param_register(const char *impl, const struct kernel_param *kp);
 
 #define module_param_cb(_n, _ops, _arg, _perm)				\
 	static const struct kernel_param __param_##_n = {		\
-		.name = #_n, .ops = (_ops), .perm = (_perm),		\
-		.level = -1, .arg = (_arg) };			\
+		.name = #_n, .mod = THIS_MODULE, .ops = (_ops),	\
+		.perm = (_perm), .level = -1, .arg = (_arg) };		\
 	static void __attribute__((constructor)) __param_reg_##_n(void)	\
 	{ shim_param_register(SHIM_IMPL_NAME, &__param_##_n); }
 
