@@ -4,7 +4,8 @@
 # Mutation check of the unit suite (make -C tests/unit mutants; not part of
 # the default run): each mutant is tcp_cdg.c with one deliberate bug,
 # built into its own directory; the suite must report more failures than
-# on the unmodified module.  Prints one TAP line per mutant.
+# on the unmodified module.  Prints one TAP line per mutant, and exits
+# non-zero when a mutant survived or changed nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -64,12 +65,14 @@ make -s -C "$here" B="$work/base" plain >/dev/null 2>&1 || { echo "not ok - base
 base=$(count_fail "$work/base")
 echo "# unmodified module: $base failing results"
 n=0
+fail=0
 while IFS='|' read -r name expr; do
 	n=$((n + 1))
 	src=$work/$name.c
 	sed -e "$expr" "$top/tcp_cdg.c" >"$src"
 	if cmp -s "$src" "$top/tcp_cdg.c"; then
 		echo "not ok $n - mutant $name: the sed expression changed nothing"
+		fail=$((fail + 1))
 		continue
 	fi
 	if ! make -s -C "$here" B="$work/$name" CDG_SRC="$src" \
@@ -82,6 +85,8 @@ while IFS='|' read -r name expr; do
 		echo "ok $n - mutant $name: caught ($f failing results, $base before)"
 	else
 		echo "not ok $n - mutant $name: SURVIVED ($f failing results)"
+		fail=$((fail + 1))
 	fi
 done <<<"$mutants"
 echo "1..$n"
+[ "$fail" -eq 0 ]

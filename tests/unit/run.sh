@@ -77,4 +77,4 @@ run_variant plain
 run_variant asan
 echo "1..$n"
 [ $fail -eq 0 ] || echo "# $fail of $n failed"
-exit 0
+[ $fail -eq 0 ]
