@@ -56,7 +56,6 @@
 #define CDG_INEFF_MAX		255	/* backoffs in a row without effect */
 #define CDG_DELACK_MAX		5	/* delayed-ACK filter counter limit */
 #define CDG_EFFECT_US		(-32)	/* a backoff that dropped the RTT */
-#define CDG_DRAINED_US		1000	/* ineff_queue: a queue this short is gone */
 #define CDG_REF_RTT_MAX_US	10000000	/* ref_rtt_us: 10 s */
 #define CDG_BASE_RTT_WIN_US	(10 * USEC_PER_SEC)	/* base RTT: min over 10 s */
 #define CDG_TOLERANCE_US	64	/* tolerance rounds gradients to this */
@@ -76,10 +75,8 @@ static unsigned int hystart_detect __read_mostly = 3;
 static unsigned int use_ineff __read_mostly = 5;
 static bool use_shadow __read_mostly = true;
 static bool use_tolerance __read_mostly;
-static bool pacing __read_mostly;	/* opt-in, beyond the in-tree module */
 static bool backoff_drain __read_mostly;	/* opt-in, beyond the in-tree module */
 static bool no_extrapolate __read_mostly;	/* opt-in, beyond the in-tree module */
-static bool ineff_queue __read_mostly;	/* opt-in, beyond the in-tree module */
 static unsigned int ref_rtt_us __read_mostly;	/* opt-in, 0 = as in-tree */
 
 /*
@@ -191,14 +188,10 @@ module_param(use_shadow, bool, 0644);
 MODULE_PARM_DESC(use_shadow, "use shadow window heuristic");
 module_param(use_tolerance, bool, 0644);
 MODULE_PARM_DESC(use_tolerance, "use loss tolerance heuristic");
-module_param(pacing, bool, 0644);
-MODULE_PARM_DESC(pacing, "ask TCP to pace new sockets (opt-in; 0 = as the in-tree module)");
 module_param(backoff_drain, bool, 0644);
 MODULE_PARM_DESC(backoff_drain, "size delay backoffs to drain the measured queue, no less than backoff_beta (opt-in; 0 = as the in-tree module)");
 module_param(no_extrapolate, bool, 0644);
 MODULE_PARM_DESC(no_extrapolate, "while the ring fills, sum the rounds measured instead of scaling them to a full window (opt-in; 0 = as the in-tree module)");
-module_param(ineff_queue, bool, 0644);
-MODULE_PARM_DESC(ineff_queue, "a backoff was effectual only if the queue it found fell by half (opt-in; 0 = any fall of the RTT, as the in-tree module)");
 module_param_cb(ref_rtt_us, &cdg_uint_ops, &ref_rtt_param, 0644);
 MODULE_PARM_DESC(ref_rtt_us, "scale the backoff probability by ref_rtt_us / base RTT (0-10000000 us; opt-in; 0 = RTT-independent, as the in-tree module)");
 
@@ -344,7 +337,6 @@ struct cdg {
 	u8  ring_rounds;		/* rounds ended without a ring */
 	s32 delay_min;			/* HyStart: smallest round min RTT */
 	struct minmax base_rtt;		/* see cdg_base_rtt() */
-	u32 backoff_queue_us;		/* ineff_queue: queue at the last backoff */
 	u32 last_ack;			/* HyStart: end of the ACK train */
 	u32 round_start;		/* HyStart: start of the ACK train */
 };
@@ -549,8 +541,7 @@ static s32 cdg_gradient(struct cdg *ca, struct cdg_minmax *sums)
 	}
 
 	/* The last backoff made the RTT fall: it was effectual. */
-	if (!READ_ONCE(ineff_queue) &&
-	    (g.min <= CDG_EFFECT_US || g.max <= CDG_EFFECT_US))
+	if (g.min <= CDG_EFFECT_US || g.max <= CDG_EFFECT_US)
 		ca->backoff_cnt = 0;
 
 	if (READ_ONCE(use_tolerance)) {
@@ -571,8 +562,8 @@ static s32 cdg_gradient(struct cdg *ca, struct cdg_minmax *sums)
  * The base RTT, us (0 before the first sample): the smallest round minimum
  * RTT of the last CDG_BASE_RTT_WIN_US, not of the socket's life.  After a
  * route change or a handover makes the path longer, a lifetime minimum
- * would leave ineff_queue, ref_rtt_us and backoff_drain measuring a queue
- * that is not there, for good.  10 s, as tcp_bbr's min_rtt window: CDG's
+ * would leave ref_rtt_us and backoff_drain measuring a queue that is not
+ * there, for good.  10 s, as tcp_bbr's min_rtt window: CDG's
  * own backoffs drain its queue far more often than that, so the window
  * still sees the empty path.  The price: a queue that another flow keeps
  * standing for longer than the window counts as path.  No decision at the
@@ -598,39 +589,6 @@ static void cdg_base_rtt_update(struct sock *sk, s32 rtt_min_us)
 	if (rtt_min_us > 0)
 		minmax_running_max(&ca->base_rtt, CDG_BASE_RTT_WIN_US,
 				   tcp_sk(sk)->tcp_mstamp, ~(u32)rtt_min_us);
-}
-
-/* The standing queue in a round of minimum RTT rtt_min_us, us. */
-static u32 cdg_queue_us(const struct cdg *ca, s32 rtt_min_us)
-{
-	u32 base_us = cdg_base_rtt(ca);
-
-	if (!base_us || rtt_min_us <= (s32)base_us)
-		return 0;
-	return rtt_min_us - base_us;
-}
-
-/*
- * With ineff_queue (opt-in), was the last backoff effectual?  The in-tree
- * test above calls it so when the RTT fell by 32 us in a round, and against
- * a loss-based flow it does often: under jitter, and whenever that flow's
- * own loss shrinks the queue.  The count of ineffectual backoffs then never
- * reaches use_ineff, so the detector meant for exactly that competitor
- * never trips, and CDG keeps backing off into the queue the other flow
- * refills until it is starved.  Here a backoff was effectual only if the
- * queue it found, the round's minimum RTT above the base RTT, has fallen
- * by half since, or below CDG_DRAINED_US: our own queue goes when we back
- * off, a queue another flow holds does not.
- */
-static void cdg_judge_backoff(struct cdg *ca)
-{
-	u32 queue_us;
-
-	if (!ca->rtt.v64)
-		return;		/* no sample this round */
-	queue_us = cdg_queue_us(ca, ca->rtt.min);
-	if (queue_us <= max_t(u32, ca->backoff_queue_us / 2, CDG_DRAINED_US))
-		ca->backoff_cnt = 0;
 }
 
 /*
@@ -685,7 +643,6 @@ static bool cdg_backoff(struct sock *sk, u32 grad)
 		return false;
 
 	cdg_count(sk, CDG_MIB_BACKOFFS);
-	ca->backoff_queue_us = cdg_queue_us(ca, ca->rtt_prev.min);
 	ca->shadow_wnd = max(ca->shadow_wnd, tcp_snd_cwnd(tp));
 	ca->state = CDG_BACKOFF;
 	tcp_enter_cwr(sk);	/* PRR takes cwnd to cdg_ssthresh() */
@@ -713,8 +670,6 @@ static bool cdg_round_end(struct sock *sk)
 				tp->snd_ssthresh, ca->shadow_wnd,
 				cdg_base_rtt(ca));
 	}
-	if (READ_ONCE(ineff_queue))
-		cdg_judge_backoff(ca);
 
 	ca->rtt_seq = tp->snd_nxt;
 	ca->rtt_prev = ca->rtt;
@@ -905,15 +860,6 @@ static void cdg_init(struct sock *sk)
 	cdg_count(sk, CDG_MIB_SOCKETS);
 	ca->rtt_seq = tp->snd_nxt;
 	ca->shadow_wnd = tcp_snd_cwnd(tp);
-
-	/*
-	 * Opt-in pacing, as tcp_bbr asks for it: TCP then spreads each
-	 * window over the RTT (tcp_update_pacing_rate(), 1.2 x cwnd / srtt in
-	 * congestion avoidance), and the delay gradient sees the queue the
-	 * flow builds rather than the bursts of its ACK clock.
-	 */
-	if (READ_ONCE(pacing))
-		cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
 }
 
 /* May run more than once per socket, and without init (CVE-2022-49775). */

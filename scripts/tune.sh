@@ -8,7 +8,7 @@
 # the first variant.  An experiment: it never asserts.
 #
 #   scripts/tune.sh [-d DELAY] [-r RATE] [-l LIMIT] [-t SECONDS] [-n ROUNDS] VARIANT...
-#   VARIANT = NAME:CC[:PARAM=VALUE,...], e.g. paced:cdg:pacing=Y
+#   VARIANT = NAME:CC[:PARAM=VALUE,...], e.g. drain:cdg:backoff_drain=Y
 #   KVER= picks the kernel (default: the newest 6.1 with a built module)
 
 set -eu
@@ -22,7 +22,7 @@ while getopts d:r:l:t:n: opt; do
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || set -- cubic:cubic cdg:cdg paced:cdg:pacing=Y bbr:bbr
+[ $# -gt 0 ] || set -- cubic:cubic cdg:cdg drain:cdg:backoff_drain=Y bbr:bbr
 kver=${KVER:-$(ls /boot | sed -n 's/^vmlinuz-//p' | grep -E '^6\.1\.' | sort -V | tail -n 1)}
 out=$top/results/tune-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"

@@ -27,8 +27,7 @@ COLOUR = {'cdg': 'tab:blue', 'cdg-intree': 'tab:cyan', 'cubic': 'tab:red',
           'cdg-w16': 'tab:brown', 'cdg-drain': 'tab:pink',
           'cdg-drain-w16': 'black', 'cdg-noext': 'goldenrod',
           'cdg-drain-noext': 'magenta', 'cdg-drain-noext-w16': 'darkgreen',
-          'cdg-q': 'saddlebrown', 'cdg-dnq': 'teal', 'cdg-dnr': 'navy',
-          'cdg-dnr10': 'crimson', 'cdg-pace': 'lime',
+          'cdg-dnr': 'navy', 'cdg-dnr10': 'crimson',
           'cdg-ref20': 'darkorange'}
 
 # Metric name -> (getter, label, unit, format)
@@ -292,9 +291,8 @@ def ratio(summ, scen, conf, a, b, metric):
 
 
 # Variants of docs/tuning.md: the opt-in parameters, alone and combined.
-TUNED = ['cdg-pace', 'cdg-drain', 'cdg-noext', 'cdg-q', 'cdg-ref20',
-         'cdg-drain-w16', 'cdg-drain-noext', 'cdg-drain-noext-w16',
-         'cdg-dnq', 'cdg-dnr', 'cdg-dnr10']
+TUNED = ['cdg-drain', 'cdg-noext', 'cdg-ref20', 'cdg-drain-w16',
+         'cdg-drain-noext', 'cdg-drain-noext-w16', 'cdg-dnr', 'cdg-dnr10']
 
 
 def med(summ, scen, conf, label, metric):

@@ -44,9 +44,6 @@ VARIANTS = {
                         'backoff_drain=1,no_extrapolate=1'),
     'cdg-drain-noext-w16': ('cdg', 'ours', 'window=16',
                             'backoff_drain=1,no_extrapolate=1'),
-    'cdg-q':      ('cdg', 'ours', '', 'ineff_queue=1'),
-    'cdg-dnq':    ('cdg', 'ours', '',
-                   'backoff_drain=1,no_extrapolate=1,ineff_queue=1'),
     # ref_rtt_us=20000: the in-tree probability at 20 ms, a quarter at 80;
     # 10000: half of it at 20 ms, an eighth at 80.
     'cdg-dnr':    ('cdg', 'ours', '',
@@ -54,7 +51,6 @@ VARIANTS = {
     'cdg-dnr10':  ('cdg', 'ours', '',
                    'backoff_drain=1,no_extrapolate=1,ref_rtt_us=10000'),
     # Each opt-in parameter alone (the targets set): does it help?
-    'cdg-pace':   ('cdg', 'ours', '', 'pacing=1'),
     'cdg-ref20':  ('cdg', 'ours', '', 'ref_rtt_us=20000'),
 }
 CCS = ['cdg', 'cdg-intree', 'cubic', 'reno', 'vegas', 'bbr']
@@ -98,25 +94,6 @@ SETS = {
                   s1_rtts=(20,), s1_bufs=(1, 8), dur_s1={20: 4}, s1_extra={},
                   dur=dict(s2=4, s3=4, s4=4, s5=4, s6=5),
                   losses=(1,), short='100000,1000000'),
-    # Issue 9's targets (docs/tuning.md): the single-flow, fairness and
-    # coexistence scenarios, the opt-in mode beside its references.
-    'tune': dict(reps=3, ccs=['cdg', 'cdg-intree', 'cubic', 'bbr',
-                              'cdg-noext', 'cdg-drain-noext', 'cdg-q',
-                              'cdg-dnq'],
-                 s1_rtts=(20, 80), s1_bufs=(1, 8), dur_s1={20: 4, 80: 7},
-                 s1_extra={}, dur=dict(s2=5, s3=6), scens=('s1', 's2', 's3')),
-    # The same targets in the steady state: 20-30 s flows, where slow start
-    # is a small part of a run and cubic fills the buffer and loses in s3.
-    'tune-long': dict(reps=2, ccs=['cdg', 'cdg-intree', 'cubic', 'bbr',
-                                   'cdg-drain-noext', 'cdg-dnq', 'cdg-dnr',
-                                   'cdg-dnr10'],
-                      s1_rtts=(20, 80), s1_bufs=(1, 8), dur_s1={20: 20, 80: 20},
-                      s1_extra={}, dur=dict(s2=20, s3=30),
-                      scens=('s1', 's2', 's3')),
-    # Run 8's two open questions, single flows of 20 s: does ours differ
-    # from the in-tree module (the two alternate which goes first, rep by
-    # rep, so that drift cannot favour one), and does the recommended
-    # opt-in mode (cdg-dnr) hold its figures in a second run.
     # docs/benchmarks.md, "Virtual time": the same plan under several
     # seeds and host loads, to show what repeats and what varies.
     'repeat': dict(reps=1, ccs=['cubic', 'reno', 'cdg', 'cdg-intree'],
@@ -133,8 +110,8 @@ SETS = {
     # enough that slow start is a small part of them (about 42 minutes
     # of wall time per repetition at 3 s per second of traffic).
     'targets': dict(reps=1, ccs=['cdg', 'cdg-intree', 'cubic', 'bbr',
-                                 'cdg-pace', 'cdg-drain', 'cdg-noext',
-                                 'cdg-q', 'cdg-ref20', 'cdg-dnr'],
+                                 'cdg-drain', 'cdg-noext', 'cdg-ref20',
+                                 'cdg-dnr'],
                     s1_rtts=(20, 80), s1_bufs=(1, 8),
                     dur_s1={20: 8, 80: 12}, s1_extra={},
                     dur=dict(s2=8, s3=15, s6=8), short='100000,1000000',
@@ -143,8 +120,8 @@ SETS = {
     # parameter does to utilization and queueing delay is the question
     # that needs repetitions (about 50 minutes).
     'optin': dict(reps=2, ccs=['cdg', 'cdg-intree', 'cubic', 'bbr',
-                               'cdg-pace', 'cdg-drain', 'cdg-noext',
-                               'cdg-q', 'cdg-ref20', 'cdg-dnr'],
+                               'cdg-drain', 'cdg-noext', 'cdg-ref20',
+                               'cdg-dnr'],
                   s1_rtts=(20, 80), s1_bufs=(1, 8),
                   dur_s1={20: 8, 80: 12}, s1_extra={}, dur={},
                   scens=('s1',)),
@@ -157,6 +134,9 @@ SETS = {
     'paths': dict(reps=1, ccs=['cdg', 'cdg-intree', 'bbr', 'cubic'],
                   s1_rtts=(), s1_bufs=(), dur_s1={}, s1_extra={}, dur={},
                   scens=(), paths='paths'),
+    # Single flows of 20 s, four times: ours against the in-tree module
+    # (the two alternate which goes first, rep by rep, so that a drift
+    # cannot favour one), and the recommended opt-in mode (cdg-dnr).
     'confirm': dict(reps=4, ccs=['cdg', 'cdg-intree', 'cdg-dnr', 'bbr',
                                  'cubic'],
                     s1_rtts=(20, 80), s1_bufs=(1, 8),

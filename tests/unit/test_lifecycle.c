@@ -303,20 +303,6 @@ static void test_module(void)
 	       "ours a namespace going away frees its counters and proc file");
 	test_kernel_socket();
 
-	/* pacing (ours only, off by default): init asks TCP to pace. */
-	t_open(&s, &impl_ours, 10, 1);
-	tap_ok(s.tp.inet_conn.icsk_inet.sk.sk_pacing_status == SK_PACING_NONE,
-	       "ours pacing=0 (default): init leaves sk_pacing_status alone");
-	t_close(&s);
-	if (!shim_param_write("ours", "pacing", "1")) {
-		t_open(&s, &impl_ours, 10, 1);
-		tap_ok(s.tp.inet_conn.icsk_inet.sk.sk_pacing_status == SK_PACING_NEEDED,
-		       "ours pacing=1: init requests SK_PACING_NEEDED");
-		t_close(&s);
-		shim_param_write("ours", "pacing", "0");
-	} else {
-		tap_ok(false, "ours pacing parameter can be written");
-	}
 }
 
 static void run_impl(const struct cdg_impl *which)

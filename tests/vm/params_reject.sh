@@ -101,8 +101,8 @@ use_ineff	abc
 use_shadow	abc
 use_tolerance	2x
 EOT
-# pacing, backoff_drain, no_extrapolate and ineff_queue, ours beyond the spec (bools), if this build has them.
-for p in pacing backoff_drain no_extrapolate ineff_queue; do
+# backoff_drain and no_extrapolate, ours beyond the spec (bools), if this build has them.
+for p in backoff_drain no_extrapolate; do
 	[ ! -e "$CDG_PARAMS/$p" ] || write_param "$p" abc "ERR EINVAL"
 done
 if [ -e "$CDG_PARAMS/ref_rtt_us" ]; then

@@ -17,7 +17,7 @@ shift 5
 cdg_load_ours
 ns_pair
 netem_bottleneck "$delay" "$rate" "$limit"
-defaults="window=8,backoff_beta=724,backoff_factor=42,hystart_detect=3,use_ineff=5,use_shadow=Y,use_tolerance=N,pacing=N,backoff_drain=N,no_extrapolate=N,ineff_queue=N"
+defaults="window=8,backoff_beta=724,backoff_factor=42,hystart_detect=3,use_ineff=5,use_shadow=Y,use_tolerance=N,backoff_drain=N,no_extrapolate=N,ref_rtt_us=0"
 
 set_params() {
 	local kv
