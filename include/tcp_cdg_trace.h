@@ -62,7 +62,7 @@ static inline void cdg_trace_addrs(const struct sock *sk, u8 *src, u8 *dst)
 /*
  * Once per RTT round, after the gradient of the round that just ended;
  * base_rtt is the base RTT (us, 0 before the first sample) that this
- * round's decisions use (ineff_queue, ref_rtt_us, backoff_drain).
+ * round's decisions use (ref_rtt_us, backoff_drain).
  */
 TRACE_EVENT(cdg_round,
 	TP_PROTO(const struct sock *sk, s32 rtt_min_us, s32 rtt_max_us,

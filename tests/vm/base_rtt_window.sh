@@ -3,7 +3,7 @@
 #
 # The base RTT follows a path that got longer (a route change, a
 # handover): it is the smallest round minimum RTT of the last 10 s, not of
-# the socket's life, so that ineff_queue, ref_rtt_us and backoff_drain do
+# the socket's life, so that ref_rtt_us and backoff_drain do
 # not measure a queue that is not there.
 #
 # One cdg flow, limited to 20 Mbit/s by the application (16 KB writes, so
