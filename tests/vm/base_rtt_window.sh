@@ -17,9 +17,7 @@
 . "$(dirname "$0")/lib.sh"
 
 [ -f "$CDG_KO" ] || skip_all "no $CDG_KO in the initramfs"
-T=/sys/kernel/tracing
-[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null ||
-	skip_all "no tracefs"
+need_tracefs
 
 cdg_load_ours
 ns_pair

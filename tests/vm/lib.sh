@@ -51,6 +51,14 @@ skip_all() {
 	exit 0
 }
 
+# need_tracefs: T is the tracefs mount, mounted here if it was not;
+# without tracefs the test has nothing to read and skips.
+need_tracefs() {
+	T=/sys/kernel/tracing
+	[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null ||
+		skip_all "no tracefs"
+}
+
 tap_eq() {	# tap_eq NAME GOT WANT
 	if [ "$2" = "$3" ]; then tap_ok "$1"
 	else tap_fail "$1" "got '$2', want '$3'"; fi

@@ -12,8 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 [ -f "$CDG_KO" ] || skip_all "no $CDG_KO in the initramfs"
-T=/sys/kernel/tracing
-[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null || skip_all "no tracefs"
+need_tracefs
 ulimit -n 65536
 
 cdg_load_ours
