@@ -8,12 +8,16 @@
 #
 #   scripts/kernels.sh [--update] [fetch|build] [LINE...]
 #   scripts/kernels.sh ko K
+#   scripts/kernels.sh vm [LINE|K]
 #
 #   fetch      (default) choose, download and unpack; make the chroots
 #   build      fetch, then `make ko KVER=K W=1 C=1` for every line, into
 #              build/K/tcp_cdg.ko as `make ko` puts it (`make kernels`)
 #   ko K       only that build, for kernel K as it is already unpacked:
 #              no apt, nothing fetched or removed (scripts/vm/suite.sh)
+#   vm         the kernel one VM boots (make demo, make bench): LINE
+#              (default 6.1) fetched and its module built as by build, or
+#              K as ko does; prints K alone on stdout
 #   LINE       5.10 6.1 6.12 7.3 (default: all four)
 #   --update   refresh apt's lists even if they are less than an hour old
 #
@@ -43,10 +47,12 @@
 #   logs/        K.log per build, summary (one line per kernel line),
 #                debootstrap-SUITE.log
 #
-# Prints "LINE: K (version, suite)" per line, or "SKIP LINE: reason" when
-# its packages cannot be had (the other lines go on); with build, one
-# result line per kernel.  Exit status: 0 unless a build failed or warned
-# (1), 2 for a usage or setup error.
+# Its standard output is TAP lines (make check counts them): "# LINE: K
+# (version, suite)" per line, or "ok - LINE # SKIP reason" when its
+# packages cannot be had (the other lines go on), "not ok - LINE: ..." when
+# preparing it failed otherwise; with build, one "ok - build ..." or
+# "not ok - build ..." per kernel.  Exit status: 0 unless a line failed or
+# a build failed or warned (1), 2 for a usage or setup error.
 #
 # Boot one: CDG_KROOT=$PWD/build/kernels/root scripts/vm/run.sh --kver K TEST
 #
@@ -83,6 +89,14 @@ while [ $# -gt 0 ]; do
 	ko) [ $# -ge 2 ] || die "ko wants a kernel release"
 	    mode=ko kver=$2
 	    shift ;;
+	vm) vm=${2:-6.1}
+	    [ $# -lt 2 ] || shift
+	    case " $all_lines " in
+	    *" $vm "*) mode=build lines=("$vm") ;;
+	    *) mode=ko kver=$vm ;;
+	    esac
+	    # Standard output: K alone.
+	    exec {vm_fd}>&1 1>&2 ;;
 	-h|--help) sed -n '4,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) case " $all_lines " in
@@ -195,7 +209,7 @@ suite_of() {
 		sort -u | paste -sd, -
 }
 
-skip() { echo "SKIP $line: $*"; exit 3; }
+skip() { echo "ok - kernel line $line # SKIP $*"; exit 3; }
 
 # What apt's lists hold now: the choice below is redone only when an
 # apt-get update brought something new (or the line's pattern changed).
@@ -450,7 +464,7 @@ build_line() {
 	sparse_check "$env" "$K"
 	# Same sources, kernel, toolchain and flags: the last result stands.
 	key=$( {
-		echo "$K $env ${sparse_args[*]}"
+		echo "tap $K $env ${sparse_args[*]}"
 		cat "$stamps/chroot-$env" 2>/dev/null || true
 		in_env "$env" dpkg-query -W gcc-10 gcc-12 gcc-14 sparse 2>/dev/null || true
 		cd "$top" && sha256sum tcp_cdg.c Kbuild dkms.conf Makefile include/*.h
@@ -474,11 +488,11 @@ build_line() {
 		sparse="no: kbuild dropped C=1${f:+ ($f)}"
 	fi
 	if [ "$rc" != 0 ] || [ ! -f "$top/build/$K/tcp_cdg.ko" ]; then
-		result="FAIL $line $K: make exited $rc, $n warnings/errors, sparse $sparse (log: $log)"
+		result="not ok - build $line $K: make exited $rc, $n warnings/errors, sparse $sparse (log: $log)"
 	elif [ "$n" != 0 ]; then
-		result="FAIL $line $K: $n warnings, sparse $sparse (log: $log)"
+		result="not ok - build $line $K: W=1, $n warnings, sparse $sparse (log: $log)"
 	else
-		result="ok $line $K: 0 warnings, W=1, sparse $sparse (log: $log)"
+		result="ok - build $line $K: W=1, 0 warnings, sparse $sparse (log: $log)"
 	fi
 	echo "$result"
 	if [ "$rc" != 0 ] || [ "$n" != 0 ]; then
@@ -497,6 +511,7 @@ if [ "$mode" = ko ]; then
 	[ -f "$stamps/unpack-$line" ] || die "$K is not unpacked (scripts/kernels.sh fetch $line)"
 	[ "$env" = host ] || [ -f "$stamps/chroot-$env" ] || die "no $env chroot (scripts/kernels.sh fetch $line)"
 	build_line
+	[ -z "${vm_fd:-}" ] || echo "$K" >&"$vm_fd"
 	exit 0
 fi
 apt_setup
@@ -519,13 +534,19 @@ for line in "${lines[@]}"; do
 		echo "$K" > "$stamps/chosen-$line"
 		where="a $env chroot"
 		[ "$env" != host ] || where="this host"
-		echo "$line: $K ($(sed -n 's/^IMG=//p' "$choice"); builds on $where)"
+		echo "# $line: $K ($(sed -n 's/^IMG=//p' "$choice"); builds on $where)"
 	)
 	rc=$?
 	set -e
 	if [ "$rc" != 0 ]; then
-		[ "$rc" = 3 ] || echo "SKIP $line: preparing it failed (status $rc; messages above)"
-		summary+=("SKIP $line")
+		if [ "$rc" = 3 ]; then
+			summary+=("ok - kernel line $line # SKIP (above)")
+			[ -z "${vm_fd:-}" ] || failed=1	# nothing to boot
+		else
+			echo "not ok - kernel line $line: preparing it failed (status $rc; messages on stderr)"
+			summary+=("not ok - kernel line $line: preparing it failed")
+			failed=1
+		fi
 		continue
 	fi
 	[ "$mode" = build ] || continue
@@ -538,8 +559,12 @@ for line in "${lines[@]}"; do
 	summary+=("$result")
 	[ "$rc" = 0 ] || failed=1
 done
-if [ "$mode" = build ]; then
+if [ "$mode" = build ] && [ -z "${vm_fd:-}" ]; then
 	printf '%s\n' "${summary[@]}" > "$logs/summary"
 	msg "summary in $logs/summary; boot one with CDG_KROOT=$root scripts/vm/run.sh --kver K TEST"
+fi
+if [ -n "${vm_fd:-}" ]; then
+	[ "$failed" = 0 ] && [ -f "$stamps/chosen-$line" ] || die "no kernel $line to boot (above)"
+	cat "$stamps/chosen-$line" >&"$vm_fd"
 fi
 exit "$failed"
