@@ -28,9 +28,11 @@ case $set_ in default|quick|confirm|repeat|rates|targets|optin|coexist|paths) ;;
 
 "$top/scripts/deps.sh" >/dev/null
 
-kver=${KVER:-$(ls /boot | sed -n 's/^vmlinuz-\(6\.1\..*\)/\1/p' | sort -V | tail -n 1)}
-[ -n "$kver" ] || kver=$(ls /boot | sed -n 's/^vmlinuz-//p' | sort -V | tail -n 1)
-make -s -C "$top" ko KVER="$kver" >/dev/null
+# The VM's kernel: Debian's 6.1 (or KVER, a line or a kernel of
+# build/kernels), unpacked there by scripts/kernels.sh, never installed on
+# this host; the module built for it.
+kver=$("$top/scripts/kernels.sh" vm ${KVER:+"$KVER"}) ||
+	{ echo "bench: no kernel to boot (scripts/kernels.sh said why, above)" >&2; exit 1; }
 
 out=$top/results/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"

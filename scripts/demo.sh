@@ -5,8 +5,9 @@
 #
 #   make demo [KVER=6.1.0-...] [DEMO_SECS=8]
 #
-# Installs what is missing (scripts/deps.sh), builds tcp_cdg.ko for the
-# VM's kernel (make ko), boots the VM once, and over the emulated path
+# Installs what is missing (scripts/deps.sh), fetches Debian's 6.1 kernel
+# into build/kernels (scripts/kernels.sh; nothing is installed on this
+# host), builds tcp_cdg.ko for it, boots the VM once, and over the emulated path
 # (100 Mbit/s, 20 ms, 8-BDP buffer) runs one bulk flow each of cubic, ours
 # (cdg, with its tracepoints recorded) and Debian's in-tree cdg.  Prints a
 # table and writes results/demo-<time>/: table.txt, demo.png (RTT and
@@ -19,10 +20,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 py=/usr/bin/python3	# Debian's, with matplotlib
 
 "$top/scripts/deps.sh"
-kver=${KVER:-$(ls /boot | sed -n 's/^vmlinuz-\(6\.1\..*\)/\1/p' | sort -V | tail -n 1)}
-[ -n "$kver" ] || kver=$(ls /boot | sed -n 's/^vmlinuz-//p' | sort -V | tail -n 1)
-echo "demo: building tcp_cdg for $kver"
-make -s -C "$top" ko KVER="$kver" >/dev/null
+# The VM's kernel: Debian's 6.1 (or KVER, a line or a kernel of
+# build/kernels), unpacked there by scripts/kernels.sh, never installed on
+# this host; the module built for it.
+kver=$("$top/scripts/kernels.sh" vm ${KVER:+"$KVER"}) ||
+	{ echo "demo: no kernel to boot (scripts/kernels.sh said why, above)" >&2; exit 1; }
 
 out=$top/results/demo-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"

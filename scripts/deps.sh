@@ -7,11 +7,18 @@
 #
 #   scripts/deps.sh            everything (build, VM tests, DKMS, plots)
 #   scripts/deps.sh --build    only what `make` needs
+#   scripts/deps.sh --list     print the packages it would want, install none
+#
+# It installs no kernel image: the kernels the VM tests boot are test data,
+# which scripts/kernels.sh downloads and unpacks under build/kernels/ (a
+# kernel installed here would change the boot loader's default entry).
+# The headers it installs (linux-headers-amd64) are what DKMS and
+# `make install` build against on a real host.
 
 set -eu
 
 BUILD_PKGS="build-essential bc kmod libelf-dev sparse perl xz-utils"
-TEST_PKGS="linux-image-amd64 linux-headers-amd64 linux-source
+TEST_PKGS="linux-headers-amd64 linux-source
 	qemu-system-x86 busybox-static iperf3 iproute2 cpio gzip dkms
 	debhelper fakeroot dpkg-dev python3 python3-matplotlib clang
 	libclang-rt-14-dev valgrind bash procps util-linux openssl
@@ -24,6 +31,11 @@ die() { echo "deps.sh: $*" >&2; exit 1; }
 
 want="$BUILD_PKGS"
 [ "${1:-}" = "--build" ] || want="$want $TEST_PKGS"
+if [ "${1:-}" = "--list" ]; then
+	# shellcheck disable=SC2086 # one line, words apart
+	echo $want
+	exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	if command -v sudo >/dev/null 2>&1; then
@@ -54,23 +66,7 @@ apt_install() {
 		die "apt-get install $* failed"
 }
 
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086,SC2046 # package names, words apart
 apt_install $(missing $want)
 
-[ "${1:-}" = "--build" ] && exit 0
-
-# Debian's 6.12 kernel (bookworm-security) for the kernel matrix: the newest
-# ABI that apt offers, never a hard-coded one.  Without it the matrix is 6.1
-# only and the tests that need it say so.
-if ! ls -d /lib/modules/6.12.*/build >/dev/null 2>&1; then
-	[ -n "$updated" ] || { apt-get update -qq || true; updated=1; }
-	abi=$(apt-cache search --names-only \
-		'^linux-headers-6\.12\.[0-9.]*\+deb12-amd64$' 2>/dev/null |
-		awk '{print $1}' | sed 's/^linux-headers-//' | sort -V | tail -n 1)
-	if [ -n "$abi" ]; then
-		apt_install "linux-headers-$abi" "linux-image-$abi-unsigned"
-	else
-		echo "deps.sh: no 6.12 kernel offered by apt; matrix is 6.1 only" >&2
-	fi
-fi
 exit 0

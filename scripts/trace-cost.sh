@@ -14,17 +14,17 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 rounds=${1:-5}
 secs=${2:-4}
-kver=${KVER:-$(ls /boot | sed -n 's/^vmlinuz-//p' | grep -E '^6\.1\.' | sort -V | tail -n 1)}
-[ -n "$kver" ] || { echo "trace-cost: no Debian 6.1 kernel in /boot (KVER=?)" >&2; exit 1; }
+# Debian's 6.1 from build/kernels (scripts/kernels.sh), with our module.
+kver=$(scripts/kernels.sh vm "${KVER:-6.1}") ||
+	{ echo "trace-cost: no kernel to boot (scripts/kernels.sh said why, above)" >&2; exit 1; }
 out=$top/results/trace-cost-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 
-make -s ko KVER="$kver"
 nt=$top/build/$kver-notrace
 mkdir -p "$nt/include"
 cp tcp_cdg.c Kbuild dkms.conf "$nt/"
 cp include/*.h "$nt/include/"
-make -s -C "/lib/modules/$kver/build" M="$nt" CDG_NOTRACE=1 modules >/dev/null
+make -s -C "$top/build/kernels/root/lib/modules/$kver/build" M="$nt" CDG_NOTRACE=1 modules >/dev/null
 cp "$nt/tcp_cdg.ko" "$out/tcp_cdg-notrace.ko"
 
 scripts/vm/run.sh --kver "$kver" --in "$out/tcp_cdg-notrace.ko" --timeout $((rounds * secs * 3 * 4 + 120)) \

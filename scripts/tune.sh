@@ -23,10 +23,10 @@ while getopts d:r:l:t:n: opt; do
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || set -- cubic:cubic cdg:cdg drain:cdg:backoff_drain=Y bbr:bbr
-kver=${KVER:-$(ls /boot | sed -n 's/^vmlinuz-//p' | grep -E '^6\.1\.' | sort -V | tail -n 1)}
+# Debian's 6.1 from build/kernels (scripts/kernels.sh), with our module.
+kver=$("$top/scripts/kernels.sh" vm "${KVER:-6.1}") || exit 1
 out=$top/results/tune-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
-make -s -C "$top" ko KVER="$kver" >/dev/null
 echo "tune: $delay $rate limit $limit, ${secs}s x $rounds rounds: $*" | tee "$out/setup.txt"
 "$top/scripts/vm/run.sh" --kver "$kver" --timeout $(( (secs + 6) * rounds * $# + 120 )) \
 	guest/tune "$delay" "$rate" "$limit" "$secs" "$rounds" "$@" > "$out/run.tap" || true

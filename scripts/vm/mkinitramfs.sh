@@ -25,9 +25,11 @@
 #   /opt/cdg/tcp_cdg.ko       ours, from build/KVER/tcp_cdg.ko (`make ko`)
 #   /tests/vm/                the VM tests and lib.sh
 #
-# With CDG_KROOT=DIR the kernel's modules come from DIR/lib/modules/KVER (a
-# kernel not installed on the host, such as scripts/debug-kernel.sh's); such
-# a kernel may lack the in-tree tcp_cdg, and the tests that need it skip.
+# The kernel's modules come from KROOT/lib/modules/KVER, with KROOT
+# CDG_KROOT, by default build/kernels/root (scripts/kernels.sh's kernels,
+# never installed on the host; CDG_KROOT=/ is this host's own).  A kernel
+# such as scripts/debug-kernel.sh's may lack the in-tree tcp_cdg, and the
+# tests that need it skip.
 set -eu
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
@@ -35,7 +37,10 @@ die() { echo "mkinitramfs: $*" >&2; exit 1; }
 [ $# -eq 1 ] || die "usage: $0 KVER"
 kver=$1
 top=$(cd "$(dirname "$0")/../.." && pwd)
-kroot=${CDG_KROOT:-}
+# Debian's kernels as scripts/kernels.sh unpacks them (never installed on
+# the host); CDG_KROOT=/ boots this host's own /boot and /lib/modules.
+kroot=${CDG_KROOT:-$top/build/kernels/root}
+[ "$kroot" != / ] || kroot=
 moddir=$kroot/lib/modules/$kver
 ko=$top/build/$kver/tcp_cdg.ko
 out=$top/build/vm/$kver

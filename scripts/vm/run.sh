@@ -8,9 +8,10 @@
 # Runs tests/vm/TEST.sh (with bash) as the guest's only job, streams its TAP
 # lines to stdout as they come, and exits with the test's status.
 #
-#   --kver K     kernel release to boot (/boot/vmlinuz-K); its module must be
-#                built (make ko KVER=K).  Default: $KVER, else the newest
-#                kernel that has both a vmlinuz and a build/K/tcp_cdg.ko.
+#   --kver K     kernel release to boot (KROOT/boot/vmlinuz-K, below); its
+#                module must be built (make ko KVER=K).  Default: $KVER,
+#                else the newest kernel that has both a vmlinuz and a
+#                build/K/tcp_cdg.ko.
 #   --timeout S  limit for the whole VM (default 300).  The test is stopped
 #                inside the guest, on the guest's clock, 20 s before that,
 #                so that the kernel log is still checked; QEMU is killed
@@ -35,8 +36,11 @@
 #
 # Environment:
 #   CDG_KROOT=DIR          boot DIR/boot/vmlinuz-K with the modules of
-#                          DIR/lib/modules/K (a kernel that is not installed
-#                          on the host: scripts/debug-kernel.sh's)
+#                          DIR/lib/modules/K.  Default: build/kernels/root,
+#                          Debian's kernel lines as scripts/kernels.sh
+#                          unpacks them (none is installed on the host);
+#                          scripts/debug-kernel.sh's is another; / is this
+#                          host's own /boot and /lib/modules
 #   CDG_VM_TIMEOUT_SCALE=N multiply every timeout by N (a KASAN kernel under
 #                          TCG runs the same test several times slower)
 #   CDG_VM_MEM=MiB         guest memory (default 1024)
@@ -121,7 +125,10 @@ seed=${CDG_VM_SEED:-1}
 case $clock in virtual|real) ;; *) die "CDG_VM_CLOCK must be virtual or real" ;; esac
 [[ $shift_ =~ ^[0-9]$ ]] || die "CDG_VM_SHIFT must be 0..9"
 [[ $seed =~ ^[0-9]+$ ]] || die "CDG_VM_SEED must be a non-negative integer"
-kroot=${CDG_KROOT:-}
+# Debian's kernels as scripts/kernels.sh unpacks them (never installed on
+# the host); CDG_KROOT=/ boots this host's own /boot and /lib/modules.
+kroot=${CDG_KROOT:-$top/build/kernels/root}
+[ "$kroot" != / ] || kroot=
 tscale=${CDG_VM_TIMEOUT_SCALE:-1}
 [[ $tscale =~ ^[1-9][0-9]*$ ]] || die "CDG_VM_TIMEOUT_SCALE must be a positive integer"
 envs=()
@@ -173,7 +180,7 @@ if [ -z "$kver" ]; then
 	for v in $(ls "$kroot/boot" | sed -n 's/^vmlinuz-//p' | sort -V); do
 		[ -f "$top/build/$v/tcp_cdg.ko" ] && kver=$v
 	done
-	[ -n "$kver" ] || die "no kernel with both /boot/vmlinuz-K and build/K/tcp_cdg.ko: run make ko"
+	[ -n "$kver" ] || die "no kernel with both ${kroot:-}/boot/vmlinuz-K and build/K/tcp_cdg.ko: run make kernels (or make ko)"
 fi
 vmlinuz=$kroot/boot/vmlinuz-$kver
 [ -r "$vmlinuz" ] || die "no $vmlinuz"

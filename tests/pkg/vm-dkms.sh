@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The DKMS-installed module inside a guest, per kernel that has headers and
-# a /boot/vmlinuz: `make dkms-install KVER=K` here, then one boot of K
+# The DKMS-installed module inside a guest, per kernel that has headers
+# here and a vmlinuz in build/kernels/root (scripts/kernels.sh's, which the
+# VM suite boots) or in /boot: `make dkms-install KVER=K` here, then one boot of K
 # (scripts/vm/run.sh, as is) running tests/vm/guest/pkg_dkms.sh with this
 # kernel's updates/ tree, the example modprobe.d/sysctl.d files and a
 # `make sign` build shared on /out/pkg; then `make dkms-remove KVER=K`.
@@ -23,12 +24,18 @@ openssl req -new -x509 -nodes -days 1 -newkey rsa:2048 -sha256 \
 
 booted=0
 for k in $KERNELS; do
-	if [ ! -r "/boot/vmlinuz-$k" ]; then
-		t_skip "$k: guest" "no /boot/vmlinuz-$k"
+	# The same kernel, unpacked as test data, or this host's own.
+	if [ -r "$top/build/kernels/root/boot/vmlinuz-$k" ] &&
+	   [ -f "$top/build/kernels/root/lib/modules/$k/modules.dep" ]; then
+		export CDG_KROOT=$top/build/kernels/root
+	elif [ -r "/boot/vmlinuz-$k" ]; then
+		export CDG_KROOT=/
+	else
+		t_skip "$k: guest" "no vmlinuz-$k in build/kernels/root (make kernels) or /boot"
 		continue
 	fi
 	# run.sh's initramfs carries build/K/tcp_cdg.ko of the work tree.
-	if ! make -s -C "$top" ko KVER="$k" >>"$_tmp/all.log" 2>&1; then
+	if ! make -s -C "$top" ko KVER="$k" KDIR="${CDG_KROOT%/}/lib/modules/$k/build" >>"$_tmp/all.log" 2>&1; then
 		t_fail "$k: make ko for the VM harness" "$(tail -n 10 "$_tmp/all.log")"
 		continue
 	fi
