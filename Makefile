@@ -78,13 +78,18 @@ unit:
 	@$(MAKE) -s -C $(SRC)/tests/unit
 
 # The project's user targets; the work is in scripts/.
-.PHONY: check check-vm check-debug demo bench bench-trace
+.PHONY: check check-full check-vm check-debug demo bench bench-trace
 check:
 	$(SRC)/scripts/check.sh
 
-# VM tests (scripts/vm/suite.sh builds the module with `make ko` for each
-# kernel): make check-vm [T="test ..."] [KVER=...]; without KVER, every
-# kernel that has headers and a /boot/vmlinuz.
+# make check with every VM test on every kernel line (make check runs the
+# whole VM suite on the oldest and the newest line only).
+check-full:
+	CHECK_FULL=1 $(SRC)/scripts/check.sh
+
+# VM tests (scripts/vm/suite.sh builds the module for each kernel):
+# make check-vm [T="test ..."] [KVER=...]; without KVER, every kernel
+# scripts/kernels.sh unpacked under build/kernels/root.
 check-vm:
 	@$(SRC)/scripts/vm/suite.sh $(if $(KVER_GIVEN),--kver $(KVER_GIVEN)) $(T)
 

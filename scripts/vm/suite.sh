@@ -5,23 +5,28 @@
 #
 #   scripts/vm/suite.sh [--kver K]... [TEST...]
 #
-# For each kernel (the --kver ones, else every kernel that has both headers,
-# /lib/modules/K/build, and a /boot/vmlinuz-K) it builds the module with
-# `make ko KVER=K` and runs each TEST (default: every tests/vm/*.sh but
-# lib.sh; tests/vm/guest/ holds benchmarks, not tests) in its own VM with
-# scripts/vm/run.sh, CDG_VM_JOBS (default: the number of CPUs) VMs at a
-# time.  That is safe for the throughput tests because the VMs run in
-# virtual time (run.sh); with CDG_VM_CLOCK=real they run one at a time.
+# For each kernel (the --kver ones, else every kernel unpacked under
+# build/kernels/root by scripts/kernels.sh, which this runs once when that
+# tree is empty) it builds the module and runs each TEST (default: every
+# tests/vm/*.sh but lib.sh; tests/vm/guest/ holds benchmarks, not tests)
+# in its own VM with scripts/vm/run.sh, CDG_VM_JOBS (default: the number
+# of CPUs) VMs at a time.  That is safe for the throughput tests because
+# the VMs run in virtual time (run.sh); with CDG_VM_CLOCK=real they run one
+# at a time.
 #
 # CDG_KROOT=DIR takes the kernels from DIR/boot and DIR/lib/modules instead
-# (see run.sh); their headers are DIR/lib/modules/K/build.
+# (see run.sh; CDG_KROOT=/ is this host's own); their headers are
+# DIR/lib/modules/K/build.
 #
-# A test whose script has a line "# vm-kernels: first" runs, in a whole
-# suite, on the first kernel only (the oldest: Debian 12's own) and reports
-# a SKIP on the others; CDG_VM_FULL_MATRIX=1 runs it on every kernel, and so
-# does naming it (T=...).  The stress tests carry it: they exercise the
-# module's own paths at scale, the same code on every kernel, and running
-# them twice took `make check` past its 30 minutes.
+# The matrix.  A whole suite (no TEST named) runs every test on the oldest
+# and the newest kernel, and on the kernels between only the functional
+# tests, those whose script has a line "# vm-tier: functional" (load,
+# parameters, selection, unload, traffic); the others report a SKIP there.
+# What differs between kernel lines is the API the module is built
+# against and the TCP stack around it: the oldest and newest line bound
+# both, and the lines between are checked for what a user meets first.
+# CDG_VM_FULL_MATRIX=1 (make check-full) runs every test on every kernel,
+# and so does naming tests (T=...).
 #
 # stdout carries only TAP result lines and "# " comments, so that
 # scripts/check.sh can count ok / not ok / # SKIP; build output goes to
@@ -34,7 +39,10 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-kroot=${CDG_KROOT:-}
+# The kernels: scripts/kernels.sh's, never installed on the host.
+kroot=${CDG_KROOT:-$top/build/kernels/root}
+[ "$kroot" != / ] || kroot=
+export CDG_KROOT=${kroot:-/}
 kvers=()
 tests=()
 while [ $# -gt 0 ]; do
@@ -45,13 +53,25 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-if [ ${#kvers[@]} -eq 0 ]; then
-	for d in "$kroot"/lib/modules/*/build; do
+# bootable KROOT: the kernels there with both headers and a vmlinuz.
+bootable() {
+	local d k
+	for d in "$1"/lib/modules/*/build; do
 		k=$(basename "$(dirname "$d")")
-		[ -e "$d/Makefile" ] && [ -r "$kroot/boot/vmlinuz-$k" ] && kvers+=("$k")
+		[ -e "$d/Makefile" ] && [ -r "$1/boot/vmlinuz-$k" ] && echo "$k"
 	done
+	return 0
+}
+if [ ${#kvers[@]} -eq 0 ]; then
+	mapfile -t kvers < <(bootable "$kroot")
+	# A first run: Debian's kernel lines into build/kernels (once).
+	if [ ${#kvers[@]} -eq 0 ] && [ "$kroot" = "$top/build/kernels/root" ]; then
+		echo "# check-vm: no kernel in $kroot yet: scripts/kernels.sh fetch"
+		"$top/scripts/kernels.sh" fetch >&2 || true
+		mapfile -t kvers < <(bootable "$kroot")
+	fi
 	if [ ${#kvers[@]} -eq 0 ]; then
-		echo "not ok 1 - check-vm: no kernel with both headers and /boot/vmlinuz (scripts/deps.sh)"
+		echo "not ok 1 - check-vm: no kernel with both headers and boot/vmlinuz in ${kroot:-/} (make kernels)"
 		exit 1
 	fi
 	mapfile -t kvers < <(printf '%s\n' "${kvers[@]}" | sort -V)
@@ -115,10 +135,10 @@ done
 # One pair, in the background: its stdout, stderr, status and seconds.
 run_pair() {
 	local i=$1 k=$2 t=$3 t0=$SECONDS rc=0
-	if [ "$k" != "${ok_kvers[0]}" ] && [ "$named" = 0 ] &&
-	   [ -z "${CDG_VM_FULL_MATRIX:-}" ] &&
-	   grep -q '^# vm-kernels: first' "$top/tests/vm/$t.sh"; then
-		echo "ok 1 - $t on $k # SKIP runs on the first kernel (${ok_kvers[0]}) only; CDG_VM_FULL_MATRIX=1 or T=$t runs it here" > "$work/$i.out"
+	if [ "$k" != "${kvers[0]}" ] && [ "$k" != "${kvers[-1]}" ] &&
+	   [ "$named" = 0 ] && [ -z "${CDG_VM_FULL_MATRIX:-}" ] &&
+	   ! grep -q '^# vm-tier: functional' "$top/tests/vm/$t.sh"; then
+		echo "ok 1 - $t on $k # SKIP the functional tests only on the kernels between ${kvers[0]} and ${kvers[-1]}; CDG_VM_FULL_MATRIX=1 or T=$t runs it here" > "$work/$i.out"
 	else
 		CDG_VM_IMG=${img[$k]} "$top/scripts/vm/run.sh" --kver "$k" "$t" \
 			>"$work/$i.out" 2>"$work/$i.err" || rc=$?

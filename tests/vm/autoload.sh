@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-tier: functional
 #
 # Module autoload, the way an installed module is used: ours copied to
 # /lib/modules/$(uname -r)/updates/ and indexed by depmod, next to Debian's

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-tier: functional
 #
 # Module parameters at load time (cdg-spec §2): the defaults, every
 # parameter set at once, and the edges of the allowed ranges, all read back

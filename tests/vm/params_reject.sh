@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-tier: functional
 #
 # Bad parameters are refused (cdg-spec §2):
 #  - at load: finit_module fails with the errno of the rule (ERANGE out of

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-tier: functional
 #
 # The socket life cycles that reach a congestion control's init and release
 # in unusual orders (cdg-spec §12), run many times under slub_debug=FZPU

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-tier: functional
 #
 # Per-route selection: `ip route add ... congctl cdg` makes the connections
 # that use that route run cdg (ss -ti), while connections on other routes

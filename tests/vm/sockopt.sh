@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-tier: functional
 #
 # Per-socket selection with setsockopt(TCP_CONGESTION):
 #  - setsockopt "cdg" + getsockopt reads "cdg" back; an unknown name: ENOENT;

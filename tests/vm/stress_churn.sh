@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# vm-kernels: first
 # vm-timeout: 300
 #
 # Churn: 20,000 short cdg connections (connect, send 1,000 bytes, close),

@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# vm-kernels: first
 #
 # Hostile paths: heavy reordering, duplication, corruption, jitter larger
 # than the RTT, 30 % loss, a link that goes down for 5 s and returns, an

@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# vm-kernels: first
 #
 # Module life under traffic: rmmod in a loop while cdg flows run (always
 # "in use", never a crash), runtime parameter writes racing with the

@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# vm-kernels: first
 # vm-timeout: 600
 #
 # Scale: 1,000 concurrent cdg connections through one netem bottleneck for

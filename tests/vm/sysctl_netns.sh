@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-tier: functional
 #
 # The per-namespace default (cdg-spec §1): once loaded, cdg is listed in
 # tcp_available_congestion_control; net.ipv4.tcp_congestion_control=cdg set

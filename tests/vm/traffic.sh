@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-tier: functional
 # vm-exclusive: measures goodput and RTT
 #
 # What CDG is for, IPv4 and IPv6: a 50 Mbit/s bottleneck with 20 ms of

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-tier: functional
 #
 # Module references (cdg-spec §1, §12): rmmod must fail with "in use"
 # (EBUSY) while anything uses cdg, and succeed after the last user is gone:
