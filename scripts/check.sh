@@ -33,6 +33,7 @@ cd "$top" || exit 1
 log=$top/build/check
 mkdir -p "$log"
 : >"$log/results.tap"
+git describe --always --dirty >"$log/commit" 2>/dev/null || echo "a tree outside git" >"$log/commit"
 
 emit() { echo "$*" | tee -a "$log/results.tap"; }
 
