@@ -12,7 +12,8 @@
 #    (C=1 where sparse parses the kernel's headers); and W=1 C=1 against
 #    every kernel whose headers this host has (what DKMS builds against)
 # 3. checkpatch --strict: no error in the sources, no warning in tcp_cdg.c
-# 4. the userspace unit tests (tests/unit)
+# 4. the userspace unit tests (tests/unit), and the mutation check: every
+#    mutant of tcp_cdg.c in tests/unit/mutate.sh fails them
 # 5. the packaging tests (tests/pkg: make check-pkg)
 # 6. the VM suite (tests/vm) on the kernels of step 2: every test on the
 #    oldest and the newest, the functional tests on the others
@@ -88,6 +89,8 @@ else
 fi
 
 run unit make -s unit
+# Each mutant of tcp_cdg.c (tests/unit/mutate.sh) must fail the unit suite.
+run mutants make -s -C tests/unit mutants
 # Packaging (DKMS, .deb, install, sign; tests/pkg/vm-dkms.sh boots guests
 # unless CHECK_SKIP_VM is set).
 run pkg make -s check-pkg

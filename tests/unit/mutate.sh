@@ -1,11 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Mutation check of the unit suite (make -C tests/unit mutants; not part of
-# the default run): each mutant is tcp_cdg.c with one deliberate bug,
-# built into its own directory; the suite must report more failures than
-# on the unmodified module.  Prints one TAP line per mutant, and exits
-# non-zero when a mutant survived or changed nothing.
+# Mutation check of the unit suite (make -C tests/unit mutants; make check
+# runs it as its own suite): each mutant is tcp_cdg.c with one deliberate
+# bug, built into its own directory; some test binary must then report
+# more failures than it does on the unmodified module.  Prints one TAP
+# line per mutant, with the binary that caught it, and exits non-zero when
+# a mutant survived or its sed expression changed nothing.
+#
+# Fast enough for make check: a mutant recompiles only the module's
+# translation unit over a copy of the unmodified build, its binaries run
+# in order until one catches it, and MUTATE_JOBS (default: the number of
+# CPUs) mutants run at a time.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -51,42 +57,80 @@ ring-retry-unbounded|s/if (ca->ring_rounds == U8_MAX)/if (0)/
 trace-wrong-arg|s/trace_cdg_round(sk, ca->rtt.min, ca->rtt.max/trace_cdg_round(sk, ca->rtt.max, ca->rtt.max/
 counter-wrong|s/cdg_count(sk, CDG_MIB_SOCKETS);/cdg_count(sk, CDG_MIB_ROUNDS);/'
 
-count_fail() {	# count_fail BUILDDIR: not-ok lines of all tests
-	local t n=0
-	for t in $tests; do
-		# A hang or a crash counts as a failure too.
-		n=$((n + $( (timeout 120 "$1/plain/$t" 2>/dev/null || echo "not ok") |
-			grep -c '^not ok')))
-	done
-	echo $n
+# Mutants of the opt-in parameters and the counters.
+mutants="$mutants
+drain-inverted|s/if (READ_ONCE(backoff_drain) \&\& base_us/if (!READ_ONCE(backoff_drain) \&\& base_us/
+drain-gives-nothing|s/wnd = max(wnd, min(drain, cwnd - 1));/wnd = max(wnd, min(drain, cwnd));/
+extrapolate-inverted|s/else if (!READ_ONCE(no_extrapolate))/else if (READ_ONCE(no_extrapolate))/
+ref-rtt-inverted|s|div_u64((u64)grad \* ref_us, base_us)|div_u64((u64)grad * base_us, ref_us)|
+counter-backoffs|s/cdg_count(sk, CDG_MIB_BACKOFFS);/;/
+counter-ineffectual|s/cdg_count(sk, CDG_MIB_INEFFECTUAL);/cdg_count(sk, CDG_MIB_ROUNDS);/
+counter-tolerated|s/cdg_count(sk, CDG_MIB_TOLERATED);/;/
+counter-ring-late|s/cdg_count(sk, CDG_MIB_RING_LATE);/cdg_count(sk, CDG_MIB_RING_NOMEM);/
+counter-hystart-swapped|s/train ? CDG_MIB_HYSTART_TRAIN : CDG_MIB_HYSTART_DELAY/train ? CDG_MIB_HYSTART_DELAY : CDG_MIB_HYSTART_TRAIN/"
+
+jobs=${MUTATE_JOBS:-$(nproc)}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "mutate.sh: MUTATE_JOBS must be a positive integer" >&2; exit 2; }
+
+# fails BIN: its not-ok lines; a hang or a crash counts as one more.
+fails() {
+	(timeout 120 "$1" 2>/dev/null || echo "not ok") 2>/dev/null | grep -c '^not ok'
 }
 
-make -s -C "$here" B="$work/base" plain >/dev/null 2>&1 || { echo "not ok - base build"; exit 1; }
-base=$(count_fail "$work/base")
-echo "# unmodified module: $base failing results"
-n=0
-fail=0
-while IFS='|' read -r name expr; do
-	n=$((n + 1))
-	src=$work/$name.c
+make -s -C "$here" B="$work/base" plain >"$work/base.log" 2>&1 ||
+	{ echo "not ok 1 - mutants: the unmodified build failed (log: $work/base.log)"; exit 1; }
+declare -A base
+total=0
+for t in $tests; do
+	base[$t]=$(fails "$work/base/plain/$t")
+	total=$((total + base[$t]))
+done
+echo "# unmodified module: $total failing results"
+
+# mutant N NAME EXPR: one TAP line into $work/N.tap.
+mutant() {
+	local n=$1 name=$2 expr=$3 src=$work/$2.c dir=$work/$2 t f
 	sed -e "$expr" "$top/tcp_cdg.c" >"$src"
 	if cmp -s "$src" "$top/tcp_cdg.c"; then
 		echo "not ok $n - mutant $name: the sed expression changed nothing"
-		fail=$((fail + 1))
-		continue
+		return
 	fi
-	if ! make -s -C "$here" B="$work/$name" CDG_SRC="$src" \
+	# The unmodified build's objects, then only what the source changes.
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp -a "$work/base/plain" "$dir/"
+	if ! make -s -C "$here" B="$dir" CDG_SRC="$src" \
 		ORACLE="$work/base/oracle/net/ipv4/tcp_cdg.c" plain >"$work/$name.log" 2>&1; then
 		echo "ok $n - mutant $name: does not build"
-		continue
+		return
 	fi
-	f=$(count_fail "$work/$name")
-	if [ "$f" -gt "$base" ]; then
-		echo "ok $n - mutant $name: caught ($f failing results, $base before)"
-	else
-		echo "not ok $n - mutant $name: SURVIVED ($f failing results)"
-		fail=$((fail + 1))
-	fi
+	for t in $tests; do
+		f=$(fails "$dir/plain/$t")
+		if [ "$f" -gt "${base[$t]}" ]; then
+			echo "ok $n - mutant $name: caught by $t ($f failing results, ${base[$t]} before)"
+			rm -rf "$dir"
+			return
+		fi
+	done
+	echo "not ok $n - mutant $name: SURVIVED"
+}
+
+n=0
+running=0
+while IFS='|' read -r name expr; do
+	n=$((n + 1))
+	while [ "$running" -ge "$jobs" ]; do
+		wait -n || true
+		running=$((running - 1))
+	done
+	mutant "$n" "$name" "$expr" >"$work/$n.tap" &
+	running=$((running + 1))
 done <<<"$mutants"
+wait
+fail=0
+for i in $(seq 1 "$n"); do
+	cat "$work/$i.tap"
+	grep -q '^not ok' "$work/$i.tap" && fail=$((fail + 1))
+done
 echo "1..$n"
 [ "$fail" -eq 0 ]

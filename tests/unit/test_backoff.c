@@ -97,18 +97,36 @@ static long rising(u32 g, long rounds, long *after_first, int first)
 static void ineffectual(void)
 {
 	struct tsock s;
-	long extra, b, i, n = 0;
+	long extra, b, i, n = 0, n0, i0;
 	s32 rtt = 10000;
 
 	/* nexp(20000 * 1000) = 0: every offer backs off unless suppressed. */
 	params("1", "1000", "5");
+	n0 = t_proc("Backoffs");
+	i0 = t_proc("BackoffsIneffectual");
 	b = rising(20000, 100, &extra, 5);
 	tap_ok(b == 5, "%s use_ineff=5: 5 backoffs in a row without effect, then none "
 	       "(%ld in 100 rounds)", impl->name, b);
+	/*
+	 * The counters (ours): 5 backoffs, and every offer after them
+	 * suppressed: round 1 has no gradient yet, rounds 2-11 are the 5
+	 * backoffs and their CWR rounds, rounds 12-100 each offer one.
+	 */
+	if (impl == &impl_ours)
+		tap_ok(t_proc("Backoffs") - n0 == 5 &&
+		       t_proc("BackoffsIneffectual") - i0 == 89,
+		       "ours counters: Backoffs +%ld (want 5), BackoffsIneffectual +%ld "
+		       "(want 89: rounds 12-100)", t_proc("Backoffs") - n0,
+		       t_proc("BackoffsIneffectual") - i0);
 	params("1", "1000", "0");
+	i0 = t_proc("BackoffsIneffectual");
 	b = rising(20000, 100, &extra, 5);
 	tap_ok(b == 50, "%s use_ineff=0: no detector, every offer backs off (%ld of 50)",
 	       impl->name, b);
+	if (impl == &impl_ours)
+		tap_ok(t_proc("BackoffsIneffectual") - i0 == 0,
+		       "ours use_ineff=0: BackoffsIneffectual stays (+%ld)",
+		       t_proc("BackoffsIneffectual") - i0);
 
 	/* An effective round (gradient <= -32 us) re-arms the detector. */
 	params("1", "1000", "5");

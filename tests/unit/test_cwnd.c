@@ -19,15 +19,6 @@ static void params(const struct t_params *p)
 		tap_diag("%s: cannot set parameters", impl->name);
 }
 
-static long proc(const char *key)
-{
-	char buf[2048];
-
-	if (shim_proc_read(&init_net, "stat/tcp_cdg", buf, sizeof(buf)) < 0)
-		return -1;
-	return shim_proc_value(buf, key);
-}
-
 /* Spec 10, in exact arithmetic. */
 static u32 spec_ssthresh(u8 state, bool tol, bool shadow, u32 beta, u32 cwnd,
 			 u32 *shadow_wnd)
@@ -53,7 +44,8 @@ static void test_ssthresh(void)
 	static const u32 cwnds[] = { 1, 2, 3, 4, 10, 101, 65535, 1u << 22,
 				     (1u << 22) + 1, 1u << 23, 0x7fffffff };
 	static const u32 shadows[] = { 0, 1, 7, 100, 1u << 22, 1u << 30, U32_MAX };
-	long cases = 0, bad = 0, overflow_only = 0;
+	long cases = 0, bad = 0, overflow_only = 0, tolerated = 0;
+	long tol0 = t_proc("LossesTolerated");
 	u8 state;
 	int tol, sh;
 	size_t b, c, w;
@@ -83,6 +75,7 @@ static void test_ssthresh(void)
 					     &want_shadow);
 			t_view(&s, &v);
 			cases++;
+			tolerated += state == CDG_S_NONFULL && tol;
 			if (got != want || v.shadow_wnd != want_shadow) {
 				bool ovf = state == CDG_S_BACKOFF &&
 					   (u64)cwnds[c] * atoi(betas[b]) > U32_MAX;
@@ -105,6 +98,10 @@ static void test_ssthresh(void)
 	t_spec(impl, overflow_only == 0,
 	       "[spec 10] BACKOFF ssthresh = cwnd*beta/1024 also for cwnd*beta >= 2^32 "
 	       "(%ld cases wrap in u32)", overflow_only);
+	if (impl == &impl_ours)
+		tap_ok(t_proc("LossesTolerated") - tol0 == tolerated,
+		       "ours /proc/net/stat/tcp_cdg LossesTolerated counts each loss use_tolerance "
+		       "kept cwnd for (%ld, want %ld)", t_proc("LossesTolerated") - tol0, tolerated);
 	params(&(struct t_params){ 0 });
 }
 
@@ -276,7 +273,7 @@ static void test_hystart(void)
 	struct tsock s;
 	struct cdg_view v;
 	unsigned long det, cwnds;
-	long proc0 = proc("HystartTrainExits");
+	long proc0 = t_proc("HystartTrainExits");
 	u64 t0 = 5000000;
 	u32 cwnd;
 	int i;
@@ -299,7 +296,7 @@ static void test_hystart(void)
 	       "%s TCPHystartTrainDetect +1, TCPHystartTrainCwnd += cwnd (%lu)", impl->name,
 	       mib[LINUX_MIB_TCPHYSTARTTRAINCWND] - cwnds);
 	if (impl == &impl_ours)
-		tap_ok(proc("HystartTrainExits") == proc0 + 1,
+		tap_ok(t_proc("HystartTrainExits") == proc0 + 1,
 		       "ours /proc/net/stat/tcp_cdg HystartTrainExits +1");
 	t_close(&s);
 
@@ -338,7 +335,7 @@ static void test_hystart(void)
 
 		for (k = 0; k < ARRAY_SIZE(c); k++) {
 			bool early = false;
-			long pd = proc("HystartDelayExits");
+			long pd = t_proc("HystartDelayExits");
 
 			det = mib[LINUX_MIB_TCPHYSTARTDELAYDETECT];
 			cwnds = mib[LINUX_MIB_TCPHYSTARTDELAYCWND];
@@ -352,7 +349,7 @@ static void test_hystart(void)
 			       mib[LINUX_MIB_TCPHYSTARTDELAYDETECT] == det + c[k].exits &&
 			       mib[LINUX_MIB_TCPHYSTARTDELAYCWND] ==
 			       cwnds + (c[k].exits ? s.tp.snd_ssthresh : 0) &&
-			       (impl != &impl_ours || proc("HystartDelayExits") == pd + c[k].exits),
+			       (impl != &impl_ours || t_proc("HystartDelayExits") == pd + c[k].exits),
 			       "%s delay exit, delay_min %d, round min %d: %s on the 9th ACK, "
 			       "counters", impl->name, c[k].base, c[k].rtt,
 			       c[k].exits ? "exits" : "stays");
@@ -391,7 +388,8 @@ static u32 drain_ssthresh(const char *drain, const char *beta, u32 cwnd,
 	t_round(&s, 20000, 21000);
 	s.rng.forced = true;
 	s.rng.forced_val = U32_MAX;
-	if (t_round(&s, min_us, min_us + 1000))
+	/* A max RTT that grew: the gradient is positive, the backoff happens. */
+	if (t_round(&s, min_us, max(min_us + 1000, 22000)))
 		ssthresh = s.tp.snd_ssthresh;
 	t_close(&s);
 	shim_param_write("ours", "backoff_drain", "0");
@@ -412,6 +410,7 @@ static void test_drain(void)
 		{ "1", NULL, 100, 25000, 80, "a 5 ms queue on 20 ms: cwnd * 20/25" },
 		{ "1", NULL, 100, 40000, 70, "a 20 ms queue: 0.5 < beta, beta wins" },
 		{ "1", NULL, 100, 20100, 99, "a 0.1 ms queue: at least one segment" },
+		{ "1", NULL, 100, 20000, 99, "no queue at all: still one segment" },
 		{ "1", NULL, 2, 20100, 2, "never below 2" },
 		{ "1", "1024", 100, 25000, 100, "beta 1024 still means no decrease" },
 		{ "1", "0", 100, 25000, 80, "beta 0: the drain window alone" },

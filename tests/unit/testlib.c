@@ -137,3 +137,12 @@ void t_spec(const struct cdg_impl *impl, bool ok, const char *fmt, ...)
 	else
 		tap_diag("spec/oracle disagreement: %s %s", impl->name, msg);
 }
+
+long t_proc(const char *key)
+{
+	char buf[2048];
+
+	if (shim_proc_read(&init_net, "stat/tcp_cdg", buf, sizeof(buf)) < 0)
+		return -1;
+	return shim_proc_value(buf, key);
+}

@@ -43,6 +43,8 @@ struct t_params {
 		   *use_ineff, *use_shadow, *use_tolerance;
 };
 int t_params_set(const struct cdg_impl *impl, const struct t_params *p);
+/* A counter of ours' /proc/net/stat/tcp_cdg in init_net; -1 without it. */
+long t_proc(const char *key);
 
 /*
  * A check of the spec: for ours a TAP result; for the oracle, where the
