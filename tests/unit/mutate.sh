@@ -6,7 +6,8 @@
 # bug, built into its own directory; some test binary must then report
 # more failures than it does on the unmodified module.  Prints one TAP
 # line per mutant, with the binary that caught it, and exits non-zero when
-# a mutant survived or its sed expression changed nothing.
+# a mutant survived, or its sed expression changed nothing or made a module
+# that does not build (a mutant must be a working module with one bug).
 #
 # Fast enough for make check: a mutant recompiles only the module's
 # translation unit over a copy of the unmodified build, its binaries run
@@ -101,7 +102,8 @@ mutant() {
 	cp -a "$work/base/plain" "$dir/"
 	if ! make -s -C "$here" B="$dir" CDG_SRC="$src" \
 		ORACLE="$work/base/oracle/net/ipv4/tcp_cdg.c" plain >"$work/$name.log" 2>&1; then
-		echo "ok $n - mutant $name: does not build"
+		# Not a catch: a mutant must be a module that builds.
+		echo "not ok $n - mutant $name: does not build (log: $work/$name.log)"
 		return
 	fi
 	for t in $tests; do
