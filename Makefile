@@ -156,10 +156,15 @@ check-pkg:
 
 # clean keeps the debug kernel (build/debug-kernel: a long build) and
 # the other Debian kernels (build/kernels: downloads and two chroots);
-# distclean removes them too.
+# distclean removes them too.  Not kbuild's `make M=$(SRC) clean`: that
+# runs find over the whole of $(SRC) and deletes every *.o and *.ko under
+# it, the modules of those kernel trees included.  The in-place build
+# (`make`, `make modules`) leaves its products in $(SRC) itself only.
+KBUILD_PRODUCTS := *.o *.ko *.mod *.mod.c .*.cmd *.symvers *.order *.dwo \
+	.tmp_versions .cache.mk
 clean:
-	-[ ! -e "$(KDIR)/Makefile" ] || $(MAKE) -C $(KDIR) M=$(SRC) clean
-	find build -mindepth 1 -maxdepth 1 ! -name debug-kernel ! -name kernels -exec rm -rf {} + 2>/dev/null || true
+	cd $(SRC) && rm -rf $(KBUILD_PRODUCTS)
+	find $(SRC)/build -mindepth 1 -maxdepth 1 ! -name debug-kernel ! -name kernels -exec rm -rf {} + 2>/dev/null || true
 
 distclean: clean
 	rm -rf build
