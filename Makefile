@@ -48,6 +48,13 @@ GIT_DESCRIBE := $(shell [ -e $(SRC)/.git ] && git -C $(SRC) describe --always --
 MOD_SRCS := tcp_cdg.c Kbuild dkms.conf $(wildcard include/*.h)
 BUILD_DIR = $(SRC)/build/$(or $(KVER),$(KREL))
 
+# Run as root in a tree somebody else owns (`sudo make install`), what
+# the per-kernel build writes goes back to the tree's owner: root-owned
+# files in build/ would make that user's next `make ko` fail.
+TREE_OWNER := $(shell stat -c %u:%g $(SRC))
+give_back = if [ "$$(id -u)" = 0 ] && [ "$(TREE_OWNER)" != 0:0 ]; then \
+	chown $(TREE_OWNER) $(SRC)/build && chown -R $(TREE_OWNER) $(BUILD_DIR); fi
+
 .PHONY: all modules ko clean distclean headers-check
 all: modules
 
@@ -69,8 +76,9 @@ ko: headers-check
 	@mkdir -p $(BUILD_DIR)/include
 	@cd $(SRC) && for f in $(MOD_SRCS); do \
 		cmp -s $$f $(BUILD_DIR)/$$f || cp $$f $(BUILD_DIR)/$$f; done
-	$(MAKE) -C $(KDIR) M=$(BUILD_DIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) \
-		$(if $(GIT_DESCRIBE),TCP_CDG_GIT=$(GIT_DESCRIBE)) modules
+	@rc=0; $(MAKE) -C $(KDIR) M=$(BUILD_DIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) \
+		$(if $(GIT_DESCRIBE),TCP_CDG_GIT=$(GIT_DESCRIBE)) modules || rc=$$?; \
+	$(give_back); exit $$rc
 
 # Userspace unit tests; the work is in tests/unit (its Makefile and run.sh).
 .PHONY: unit
@@ -132,8 +140,9 @@ dkms-remove:
 
 # With KEY and CERT the module is signed before it is installed.
 install: ko
-	$(if $(KEY)$(CERT),$(SRC)/scripts/sign.sh "$(KDIR)" "$(KEY)" "$(CERT)" "$(BUILD_DIR)/tcp_cdg.ko" $(SIG_HASH))
+	$(if $(KEY)$(CERT),$(SRC)/scripts/sign.sh "$(KDIR)" "$(KEY)" "$(CERT)" "$(BUILD_DIR)/tcp_cdg.ko" $(SIG_HASH) && $(give_back))
 	$(SRC)/scripts/install.sh install "$(KDIR)" "$(BUILD_DIR)" "$(DESTDIR)"
+	@$(give_back)
 
 # KVER alone is enough here: the headers may be gone already.
 uninstall:
@@ -147,6 +156,7 @@ unload:
 
 sign: ko
 	$(SRC)/scripts/sign.sh "$(KDIR)" "$(KEY)" "$(CERT)" "$(BUILD_DIR)/tcp_cdg.ko" $(SIG_HASH)
+	@$(give_back)
 
 deb:
 	$(SRC)/scripts/deb.sh
