@@ -17,6 +17,7 @@ VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(SRC)/dkms.conf)
 # KVER as given on the command line, before the default below fills it in
 # (`make dkms-remove` without KVER removes it for every kernel).
 KVER_GIVEN := $(KVER)
+KDIR_GIVEN := $(KDIR)
 
 ifeq ($(KDIR),)
 ifeq ($(KVER),)
@@ -144,9 +145,12 @@ install: ko
 	$(SRC)/scripts/install.sh install "$(KDIR)" "$(BUILD_DIR)" "$(DESTDIR)"
 	@$(give_back)
 
-# KVER alone is enough here: the headers may be gone already.
+# KVER alone is enough here: the headers may be gone already.  Without
+# KVER or KDIR, install.sh is told the kernel is only the default (maybe
+# none, when no headers are left): it fails rather than report "not
+# installed" for a kernel the user did not mean.
 uninstall:
-	$(SRC)/scripts/install.sh uninstall "$(or $(KVER_GIVEN),$(KDIR))" "$(DESTDIR)"
+	$(SRC)/scripts/install.sh uninstall $(if $(KVER_GIVEN)$(KDIR_GIVEN),"$(or $(KVER_GIVEN),$(KDIR))",--default "$(KVER)") "$(DESTDIR)"
 
 load:
 	$(SRC)/scripts/load.sh load $(ARGS)
