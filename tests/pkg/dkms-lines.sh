@@ -15,7 +15,10 @@
 #    (scripts/dkms.sh stage), `dkms add/build/install -k K`: the module
 #    must be installed in updates/dkms with K's vermagic and dkms.conf's
 #    version, and `dkms build` for a 4.9 kernel must be refused as
-#    excluded (status 77), not attempted.  Then `dkms remove --all`.
+#    excluded (status 77), not attempted.  The module DKMS built then
+#    boots: one guest of K (scripts/vm/run.sh with CDG_KROOT, as kernels.sh
+#    prints) runs tests/vm/params_load.sh with CDG_KO pointing at it
+#    (skipped with CHECK_SKIP_VM=1, as vm-dkms.sh).  Then `dkms remove`.
 #
 # The kernels are not this host's: `make kernels` (scripts/kernels.sh)
 # fetches them into build/kernels/; a line it has not fetched SKIPs with
@@ -139,6 +142,43 @@ prepare() {
 	printf '%s\n' "$key" >"$stamp"
 }
 
+# boot KO: one guest of K (scripts/vm/run.sh, CDG_KROOT=build/kernels/root)
+# running tests/vm/params_load.sh on the DKMS-built module, given to the
+# guest on /out and named by CDG_KO; the guest's lines are summed up in one.
+boot() {
+	local ko=$1 in=$_tmp/vm-$K rc=0 n
+	if [ -n "${CHECK_SKIP_VM:-}" ]; then
+		t_skip "$K: DKMS-built module in a guest" "CHECK_SKIP_VM is set"; return 0
+	fi
+	if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
+		t_skip "$K: DKMS-built module in a guest" "no qemu-system-x86_64"; return 0
+	fi
+	if [ ! -r "$kb/root/boot/vmlinuz-$K" ] || [ ! -f "$top/build/$K/tcp_cdg.ko" ]; then
+		t_skip "$K: DKMS-built module in a guest" \
+			"the harness needs $kb/root/boot/vmlinuz-$K and build/$K/tcp_cdg.ko for its initramfs (make kernels LINES=$line)"
+		return 0
+	fi
+	mkdir -p "$in"
+	case $ko in
+	*.xz) xz -dc "$ko" >"$in/tcp_cdg.ko" ;;
+	*.zst) zstd -q -dc "$ko" >"$in/tcp_cdg.ko" ;;
+	*.gz) gzip -dc "$ko" >"$in/tcp_cdg.ko" ;;
+	*) cp "$ko" "$in/tcp_cdg.ko" ;;
+	esac
+	local t0=$SECONDS
+	CDG_KROOT=$kb/root "$top/scripts/vm/run.sh" --kver "$K" --in "$in" \
+		--env CDG_KO=/out/tcp_cdg.ko --timeout 240 params_load \
+		>"$_tmp/vm.tap" 2>"$_tmp/vm.err" || rc=$?
+	cat "$_tmp/vm.tap" "$_tmp/vm.err" >>"$_tmp/all.log"
+	n=$(grep -c '^ok ' "$_tmp/vm.tap" || true)
+	if [ "$rc" -eq 0 ] && [ "$n" -gt 0 ] && ! grep -q '^not ok' "$_tmp/vm.tap"; then
+		t_ok "$K: DKMS-built module loads in a $K guest: params_load, $n ok ($((SECONDS - t0)) s)"
+	else
+		t_fail "$K: DKMS-built module loads in a $K guest (params_load, run.sh status $rc)" \
+			"$(grep '^not ok' "$_tmp/vm.tap" | head -n 10)" "$(tail -n 5 "$_tmp/vm.err")"
+	fi
+}
+
 for line in ${CDG_DKMS_LINES:-5.10 7.3}; do
 	suite=$(suite_of "$line") || { t_fail "$line: no such line (5.10, 7.3)"; continue; }
 	K=$(cat "$kb/stamps/chosen-$line" 2>/dev/null || true)
@@ -172,6 +212,7 @@ for line in ${CDG_DKMS_LINES:-5.10 7.3}; do
 	t_eq "$K: version is dkms.conf's" "$(modinfo -F version "$f" 2>/dev/null)" "$PKG_VER"
 	t_match "$K: dkms status" \
 		"$(in_chroot "$c" dkms status -m "$PKG_NAME" -v "$PKG_VER" -k "$K" 2>/dev/null)" ': installed'
+	boot "$f"
 	# dkms 3 exits 77 for an excluded kernel (its autoinstall skips
 	# those quietly), bullseye's 2.8 exits 9; both name the directive.
 	rc=0
