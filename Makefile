@@ -17,6 +17,7 @@ VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(SRC)/dkms.conf)
 # KVER as given on the command line, before the default below fills it in
 # (`make dkms-remove` without KVER removes it for every kernel).
 KVER_GIVEN := $(KVER)
+KDIR_GIVEN := $(KDIR)
 
 ifeq ($(KDIR),)
 ifeq ($(KVER),)
@@ -48,6 +49,13 @@ GIT_DESCRIBE := $(shell [ -e $(SRC)/.git ] && git -C $(SRC) describe --always --
 MOD_SRCS := tcp_cdg.c Kbuild dkms.conf $(wildcard include/*.h)
 BUILD_DIR = $(SRC)/build/$(or $(KVER),$(KREL))
 
+# Run as root in a tree somebody else owns (`sudo make install`), what
+# the per-kernel build writes goes back to the tree's owner: root-owned
+# files in build/ would make that user's next `make ko` fail.
+TREE_OWNER := $(shell stat -c %u:%g $(SRC))
+give_back = if [ "$$(id -u)" = 0 ] && [ "$(TREE_OWNER)" != 0:0 ]; then \
+	chown $(TREE_OWNER) $(SRC)/build && chown -R $(TREE_OWNER) $(BUILD_DIR); fi
+
 .PHONY: all modules ko clean distclean headers-check
 all: modules
 
@@ -69,8 +77,9 @@ ko: headers-check
 	@mkdir -p $(BUILD_DIR)/include
 	@cd $(SRC) && for f in $(MOD_SRCS); do \
 		cmp -s $$f $(BUILD_DIR)/$$f || cp $$f $(BUILD_DIR)/$$f; done
-	$(MAKE) -C $(KDIR) M=$(BUILD_DIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) \
-		$(if $(GIT_DESCRIBE),TCP_CDG_GIT=$(GIT_DESCRIBE)) modules
+	@rc=0; $(MAKE) -C $(KDIR) M=$(BUILD_DIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) \
+		$(if $(GIT_DESCRIBE),TCP_CDG_GIT=$(GIT_DESCRIBE)) modules || rc=$$?; \
+	$(give_back); exit $$rc
 
 # Userspace unit tests; the work is in tests/unit (its Makefile and run.sh).
 .PHONY: unit
@@ -132,12 +141,16 @@ dkms-remove:
 
 # With KEY and CERT the module is signed before it is installed.
 install: ko
-	$(if $(KEY)$(CERT),$(SRC)/scripts/sign.sh "$(KDIR)" "$(KEY)" "$(CERT)" "$(BUILD_DIR)/tcp_cdg.ko" $(SIG_HASH))
+	$(if $(KEY)$(CERT),$(SRC)/scripts/sign.sh "$(KDIR)" "$(KEY)" "$(CERT)" "$(BUILD_DIR)/tcp_cdg.ko" $(SIG_HASH) && $(give_back))
 	$(SRC)/scripts/install.sh install "$(KDIR)" "$(BUILD_DIR)" "$(DESTDIR)"
+	@$(give_back)
 
-# KVER alone is enough here: the headers may be gone already.
+# KVER alone is enough here: the headers may be gone already.  Without
+# KVER or KDIR, install.sh is told the kernel is only the default (maybe
+# none, when no headers are left): it fails rather than report "not
+# installed" for a kernel the user did not mean.
 uninstall:
-	$(SRC)/scripts/install.sh uninstall "$(or $(KVER_GIVEN),$(KDIR))" "$(DESTDIR)"
+	$(SRC)/scripts/install.sh uninstall $(if $(KVER_GIVEN)$(KDIR_GIVEN),"$(or $(KVER_GIVEN),$(KDIR))",--default "$(KVER)") "$(DESTDIR)"
 
 load:
 	$(SRC)/scripts/load.sh load $(ARGS)
@@ -147,6 +160,7 @@ unload:
 
 sign: ko
 	$(SRC)/scripts/sign.sh "$(KDIR)" "$(KEY)" "$(CERT)" "$(BUILD_DIR)/tcp_cdg.ko" $(SIG_HASH)
+	@$(give_back)
 
 deb:
 	$(SRC)/scripts/deb.sh
@@ -156,10 +170,15 @@ check-pkg:
 
 # clean keeps the debug kernel (build/debug-kernel: a long build) and
 # the other Debian kernels (build/kernels: downloads and two chroots);
-# distclean removes them too.
+# distclean removes them too.  Not kbuild's `make M=$(SRC) clean`: that
+# runs find over the whole of $(SRC) and deletes every *.o and *.ko under
+# it, the modules of those kernel trees included.  The in-place build
+# (`make`, `make modules`) leaves its products in $(SRC) itself only.
+KBUILD_PRODUCTS := *.o *.ko *.mod *.mod.c .*.cmd *.symvers *.order *.dwo \
+	.tmp_versions .cache.mk
 clean:
-	-[ ! -e "$(KDIR)/Makefile" ] || $(MAKE) -C $(KDIR) M=$(SRC) clean
-	find build -mindepth 1 -maxdepth 1 ! -name debug-kernel ! -name kernels -exec rm -rf {} + 2>/dev/null || true
+	cd $(SRC) && rm -rf $(KBUILD_PRODUCTS)
+	find $(SRC)/build -mindepth 1 -maxdepth 1 ! -name debug-kernel ! -name kernels -exec rm -rf {} + 2>/dev/null || true
 
 distclean: clean
 	rm -rf build

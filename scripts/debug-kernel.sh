@@ -5,6 +5,9 @@
 # and print its release.
 #
 #   scripts/debug-kernel.sh [--print-root]
+#   scripts/debug-kernel.sh --check    is the cache usable?  Says why not
+#                                      (exit 1) or prints the release;
+#                                      builds nothing
 #
 # Source:  /usr/src/linux-source-*.tar.xz (the newest; scripts/deps.sh
 #          installs linux-source).
@@ -24,7 +27,11 @@
 #                                 root prefix for scripts/vm (CDG_KROOT)
 #            build.log, build.time (seconds of the last full build)
 # Cache:   nothing is rebuilt when the tarball, this script and the config
-#          fragment below are unchanged (their hash is in root/.key).
+#          fragment below are unchanged (their hash is in root/.key) and
+#          the tree is whole: vmlinuz, every module root/'s modules.dep
+#          names (a kbuild `make M=... clean` over the checkout once
+#          deleted every .ko here and left .key in place), and
+#          src/Module.symvers (our module builds against src/).
 #
 # Measured on a 2-core host: see docs/reliability.md.
 set -eu
@@ -151,11 +158,37 @@ EOF
 }
 
 key=$({ sha256sum < "$tarball"; sha256sum < "$0"; } | sha256sum | cut -d' ' -f1)
-if [ -f "$root/.key" ] && [ "$(cat "$root/.key")" = "$key" ]; then
+
+# cache_problem: why the cache cannot be used (one line), or nothing.
+cache_problem() {
+	local krel m
+	krel=$(cat "$root/.release" 2>/dev/null) || { echo "no $root/.release"; return; }
+	[ -s "$root/boot/vmlinuz-$krel" ] || { echo "no $root/boot/vmlinuz-$krel"; return; }
+	[ -s "$root/lib/modules/$krel/modules.dep" ] ||
+		{ echo "no $root/lib/modules/$krel/modules.dep"; return; }
+	m=$(cut -d: -f1 "$root/lib/modules/$krel/modules.dep" |
+		while IFS= read -r m; do
+			[ -s "$root/lib/modules/$krel/$m" ] || { echo "$root/lib/modules/$krel/$m"; break; }
+		done)
+	[ -z "$m" ] || { echo "module missing: $m"; return; }
+	[ -s "$src/Module.symvers" ] || { echo "no $src/Module.symvers"; return; }
+	[ -f "$root/.key" ] || { echo "no $root/.key"; return; }
+	[ "$(cat "$root/.key")" = "$key" ] ||
+		echo "$root/.key differs: the tarball or this script changed"
+}
+
+problem=$(cache_problem)
+if [ "${1:-}" = --check ]; then
+	[ -z "$problem" ] || { echo "debug-kernel: cache not usable: $problem"; exit 1; }
+	cat "$root/.release"
+	exit 0
+fi
+if [ -z "$problem" ]; then
 	[ "${1:-}" = --print-root ] && { echo "$root"; exit 0; }
 	cat "$root/.release"
 	exit 0
 fi
+[ ! -e "$root/.key" ] || echo "debug-kernel: rebuilding: $problem" >&2
 
 mkdir -p "$out"
 rm -rf "$src" "$root"

@@ -10,6 +10,9 @@
 #   scripts/dkms.sh remove [KVER]    remove it for KVER; without KVER (or
 #                                    once no kernel has it) remove it from
 #                                    DKMS entirely, /usr/src copy included
+#   scripts/dkms.sh stage DIR        only copy the module's sources into
+#                                    DIR (new or empty): what install puts
+#                                    in /usr/src (tests/pkg/dkms-lines.sh)
 #
 # KVER need not be the running kernel: only /lib/modules/KVER/build is used.
 # VERSION is dkms.conf's PACKAGE_VERSION, the project's one version string.
@@ -26,6 +29,20 @@ usrsrc=/usr/src/$name-$ver
 # What a DKMS build needs, nothing else (the Makefile is for humans: DKMS
 # runs kbuild directly, which reads Kbuild).
 srcs="tcp_cdg.c Kbuild dkms.conf LICENSE"
+
+# stage DIR: those sources and include/*.h into DIR, nothing else (never
+# `dkms add .`: dkms copies the whole directory, build/ and all).
+stage() {
+	mkdir -p "$1/include"
+	# shellcheck disable=SC2086  # a list of names
+	(cd "$top" && cp $srcs "$1/" && cp include/*.h "$1/include/")
+}
+
+if [ "${1:-}" = stage ]; then
+	[ $# -eq 2 ] && [ -n "$2" ] || die "usage: $0 stage DIR"
+	stage "$2"
+	exit 0
+fi
 
 [ "$(id -u)" -eq 0 ] || die "must run as root (DKMS writes /usr/src, /var/lib/dkms and /lib/modules)"
 command -v dkms >/dev/null 2>&1 || die "dkms not found (apt-get install dkms, or scripts/deps.sh)"
@@ -53,9 +70,7 @@ install_one() {
 		stage=$(mktemp -d)
 		# shellcheck disable=SC2064
 		trap "rm -rf '$stage'" EXIT
-		# shellcheck disable=SC2086  # a list of names
-		(cd "$top" && cp $srcs "$stage/" && mkdir "$stage/include" &&
-			cp include/*.h "$stage/include/")
+		stage "$stage"
 		if added && ! diff -r -q "$stage" "$usrsrc" >/dev/null 2>&1; then
 			# Same version, other sources: DKMS caches built modules
 			# per version, so the old ones must go first.  Reinstall
@@ -122,5 +137,5 @@ install)
 remove)
 	remove "${2:-}" ;;
 *)
-	die "usage: $0 install KVER | remove [KVER]" ;;
+	die "usage: $0 install KVER | remove [KVER] | stage DIR" ;;
 esac

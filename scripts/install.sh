@@ -5,6 +5,7 @@
 #
 #   scripts/install.sh install KDIR BUILD_DIR [DESTDIR]
 #   scripts/install.sh uninstall KDIR|KREL [DESTDIR]
+#   scripts/install.sh uninstall --default [KREL] [DESTDIR]
 #
 # The kernel release is the headers' UTS_RELEASE, the one in the module's
 # vermagic: Debian's 6.1 headers say "6.1.192" in kernel.release (and
@@ -15,6 +16,12 @@
 # modules are, then depmod.  updates/ comes before kernel/ in Debian's
 # depmod search order, so modprobe picks this module over the in-tree one.
 # DKMS uses updates/dkms/; the two never touch each other's files.
+#
+# uninstall --default: KREL is only the Makefile's default (the running
+# kernel when its headers are there, else the newest with headers; empty
+# when no kernel has headers), not a kernel the user named.  Without one,
+# or when tcp_cdg is installed for other kernels but not for it, fail and
+# say which kernels have it and to pass KVER=.
 #
 # depmod: for the real tree always; under a DESTDIR only when it already
 # holds a module index (an image or chroot root), since a staging directory
@@ -71,8 +78,28 @@ install)
 	echo "install.sh: installed $f"
 	;;
 uninstall)
-	[ $# -ge 2 ] || die "usage: $0 uninstall KDIR|KREL [DESTDIR]"
-	krel=$(krel_of "$2") dest=${3:-}
+	default=
+	if [ "${2:-}" = --default ]; then
+		default=1
+		shift
+	fi
+	[ $# -ge 2 ] || [ -n "$default" ] || die "usage: $0 uninstall KDIR|KREL [DESTDIR]"
+	krel=${2:-} dest=${3:-}
+	[ -z "$krel" ] || krel=$(krel_of "$krel")
+	if [ -n "$default" ]; then
+		# The kernels that have it, for the messages.
+		have=$(ls "$dest"/lib/modules/*/updates/tcp_cdg.ko* 2>/dev/null |
+			sed 's|.*/lib/modules/\([^/]*\)/updates/.*|\1|' | sort -uV | paste -sd' ' || true)
+		if [ -z "$krel" ]; then
+			die "no KVER given, and no kernel headers under /lib/modules/*/build to take the default from (the running kernel is $(uname -r));" \
+				"tcp_cdg is installed in $dest/lib/modules/*/updates for: ${have:-no kernel}." \
+				"Say which: make uninstall KVER=<kernel>"
+		fi
+		if [ -n "$have" ] && ! ls "$dest/lib/modules/$krel/updates"/tcp_cdg.ko* >/dev/null 2>&1; then
+			die "no KVER given: tried the default, $krel (the running kernel's headers, else the newest), where tcp_cdg is not installed;" \
+				"it is installed for: $have. Say which: make uninstall KVER=<kernel>"
+		fi
+	fi
 	[ -n "$krel" ] || die "no kernel release given"
 	d=$dest/lib/modules/$krel/updates
 	found=
@@ -91,6 +118,6 @@ uninstall)
 	do_depmod "$krel" "$dest"
 	;;
 *)
-	die "usage: $0 install KDIR BUILD_DIR [DESTDIR] | uninstall KDIR|KREL [DESTDIR]"
+	die "usage: $0 install KDIR BUILD_DIR [DESTDIR] | uninstall [--default] KDIR|KREL [DESTDIR]"
 	;;
 esac

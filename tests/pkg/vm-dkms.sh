@@ -5,8 +5,9 @@
 # here and a vmlinuz in build/kernels/root (scripts/kernels.sh's, which the
 # VM suite boots) or in /boot: `make dkms-install KVER=K` here, then one boot of K
 # (scripts/vm/run.sh, as is) running tests/vm/guest/pkg_dkms.sh with this
-# kernel's updates/ tree, the example modprobe.d/sysctl.d files and a
-# `make sign` build shared on /out/pkg; then `make dkms-remove KVER=K`.
+# kernel's updates/ tree, the example modprobe.d (window uncommented and
+# set to 16, as a user would) and sysctl.d files and a `make sign` build
+# shared on /out/pkg; then `make dkms-remove KVER=K`.
 # The guest's results are reported here as "K: guest: ..." lines.
 #
 #   CHECK_SKIP_VM=1   skip (as make check does)
@@ -47,6 +48,11 @@ for k in $KERNELS; do
 	mkdir -p "$out/pkg/signed"
 	cp -a "/lib/modules/$k/updates" "$out/pkg/"
 	cp -r "$top/docs/examples/modprobe.d" "$top/docs/examples/sysctl.d" "$out/pkg/"
+	# The example sets nothing as shipped (tests/pkg/docs.sh): change it
+	# as a user would, uncommenting window, which the guest checks is 16.
+	sed -i 's/^#options tcp_cdg window=8$/options tcp_cdg window=16/' "$out/pkg/modprobe.d/tcp_cdg.conf"
+	grep -qx 'options tcp_cdg window=16' "$out/pkg/modprobe.d/tcp_cdg.conf" ||
+		t_fail "$k: modprobe.d example has no '#options tcp_cdg window=8' line to uncomment"
 	cp "$TREE/build/$k/tcp_cdg.ko" "$out/pkg/signed/"
 	echo "$PKG_VER" >"$out/pkg/version"
 	modinfo -F signer "$(module_path "$k" updates/dkms)" >"$out/pkg/dkms_signer" 2>/dev/null || true
