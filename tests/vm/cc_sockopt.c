@@ -14,13 +14,17 @@
  *   cc_sockopt finit KO PARAMS     finit_module(2) of an uncompressed .ko with
  *                                  PARAMS: the errno itself, where kmod's
  *                                  insmod rewords EINVAL ("Invalid parameters")
- *   cc_sockopt churn ADDR PORT NAME COUNT
+ *   cc_sockopt churn ADDR PORT NAME COUNT [PATH]
  *                                  socket life cycles that reach the CC's
  *                                  init/release in unusual orders: a listener
  *                                  with TCP_CONGESTION set, children that
  *                                  inherit it, CC switches on live sockets,
  *                                  connect(AF_UNSPEC) disconnects, closes of
  *                                  never-connected and half-open sockets.
+ *                                  Connection i ends on close path i % 3
+ *                                  (0: disconnect, 1: RST, 2: child switched
+ *                                  to cubic), or every one on PATH: a leak
+ *                                  on one path then shows alone.
  *   cc_sockopt sample PORT MS      every MS milliseconds, ask inet_diag for
  *                                  the established TCP sockets (IPv4 and 6)
  *                                  with destination PORT and print the one
@@ -170,7 +174,8 @@ static socklen_t mkaddr(struct sockaddr_storage *ss, const char *addr, int port)
 	return 0;
 }
 
-static int do_churn(const char *addr, int port, const char *name, int count)
+static int do_churn(const char *addr, int port, const char *name, int count,
+		    int path)
 {
 	static const char data[4096];
 	struct sockaddr_storage ss, unspec = { .ss_family = AF_UNSPEC };
@@ -219,7 +224,7 @@ static int do_churn(const char *addr, int port, const char *name, int count)
 		/* Switch away and back on an established socket. */
 		if (cc_set(cfd, "reno") || cc_set(cfd, name))
 			return fail("setsockopt(switch)");
-		switch (i % 3) {
+		switch (path < 0 ? i % 3 : path) {
 		case 0:
 			/* Disconnect (tcp_disconnect releases the CC), then
 			 * set it again and close: CVE-2022-49775's path. */
@@ -391,11 +396,20 @@ int main(int argc, char **argv)
 		return do_finit(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "sample"))
 		return do_sample(atoi(argv[2]), atoi(argv[3]));
-	if (argc == 6 && !strcmp(argv[1], "churn"))
-		return do_churn(argv[2], atoi(argv[3]), argv[4], atoi(argv[5]));
+	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "churn")) {
+		int path = argc == 7 ? atoi(argv[6]) : -1;
+
+		if (argc == 7 && (path < 0 || path > 2 ||
+				  strspn(argv[6], "0123456789") != strlen(argv[6]))) {
+			fprintf(stderr, "churn: PATH must be 0, 1 or 2\n");
+			return 2;
+		}
+		return do_churn(argv[2], atoi(argv[3]), argv[4], atoi(argv[5]),
+				path);
+	}
 	fprintf(stderr,
 		"usage: %s get | set NAME | hold NAME | write PATH VALUE |\n"
 		"       finit KO PARAMS |\n"
-		"       churn ADDR PORT NAME COUNT | sample PORT MS\n", argv[0]);
+		"       churn ADDR PORT NAME COUNT [PATH] | sample PORT MS\n", argv[0]);
 	return 2;
 }
