@@ -59,8 +59,11 @@ if ! scripts/deps.sh >"$log/deps.out" 2>&1; then
 	tail -n 20 "$log/deps.out" | sed 's/^/# /'
 fi
 
-# The kernel lines (fetched once, then cached under build/kernels).
-run kernels scripts/kernels.sh build
+# Debian's kernel lines are downloaded and unpacked (network and disk,
+# little CPU) while the host builds and the unit tests run; the matrix's
+# build below waits for it (kernels.sh takes a lock) and reuses it all.
+scripts/kernels.sh fetch >"$log/kernels-fetch.out" 2>&1 &
+fetch_pid=$!
 
 kernels=$(ls -d /lib/modules/*/build/Makefile 2>/dev/null |
 	sed 's|/lib/modules/\([^/]*\)/build/Makefile|\1|' | sort -V)
@@ -91,6 +94,10 @@ fi
 run unit make -s unit
 # Each mutant of tcp_cdg.c (tests/unit/mutate.sh) must fail the unit suite.
 run mutants make -s -C tests/unit mutants
+
+# The kernel lines (fetched once, then cached under build/kernels).
+wait "$fetch_pid" || true
+run kernels scripts/kernels.sh build
 # Packaging (DKMS, .deb, install, sign; tests/pkg/vm-dkms.sh boots guests
 # unless CHECK_SKIP_VM is set).
 run pkg make -s check-pkg

@@ -167,8 +167,17 @@ flush() {
 	done
 }
 
+# The longest first (by the test's "# vm-timeout:", 300 s if none), so
+# that no long test starts last and runs alone on an idle core; the
+# output still follows the list.
+start=()
+mapfile -t start < <(for i in "${!pairs[@]}"; do
+	t=${pairs[i]#* }
+	secs=$(sed -n 's/^# vm-timeout: *\([0-9][0-9]*\).*/\1/p' "$top/tests/vm/$t.sh" | head -n 1)
+	echo "${secs:-300} $i"
+done | sort -s -k1,1nr | cut -d' ' -f2)
 running=0
-for i in "${!pairs[@]}"; do
+for i in "${start[@]}"; do
 	while [ "$running" -ge "$jobs" ]; do
 		wait -n || true
 		running=$((running - 1))
