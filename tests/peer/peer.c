@@ -31,16 +31,18 @@
  *                        after the SYN was read; the socket starts sending.
  *                        The SYN-ACK's RTT is the first RTT sample the
  *                        congestion control gets (pkts_acked before init)
- *   round R [R2] [drop I,J,..] [ece]
+ *   round R [R2] [drop I,J,..] [ece I,J,..]
  *                        one round: the flight is every segment seen and
  *                        not yet scheduled when the round starts; segment
  *                        i of the n in the flight is delivered R (ramp:
  *                        R + (R2 - R) * i / (n - 1)) after the peer read
  *                        it.  drop: the segments with these indexes (0 is
- *                        the first) are lost; ece: every ACK of the round
- *                        carries ECE.  Segments the socket sends while the
- *                        round runs belong to the next round.  The round
- *                        ends after its last delivery.
+ *                        the first) are lost; ece: the ACKs of these
+ *                        segments carry ECE (the SYN-ACK accepts ECN when
+ *                        the SYN asks for it: sysctl net.ipv4.tcp_ecn 1).
+ *                        Segments the socket sends while the round runs
+ *                        belong to the next round.  The round ends after
+ *                        its last delivery.
  *   rounds N R [STEP]    N rounds, the k-th (from 0) with R + k * STEP
  *   expect EXPR OP EXPR  a TAP line: ok if the comparison holds; OP is one
  *                        of == != < <= > >=
@@ -92,6 +94,10 @@
 #define MAX_SACK	3
 #define MAX_OOO		64
 #define NSTATES		5
+#ifndef TH_ECE
+#define TH_ECE		0x40
+#define TH_CWR		0x80
+#endif
 
 enum seg_state { SEG_NEW, SEG_SCHEDULED, SEG_DROPPED, SEG_DELIVERED };
 
@@ -101,6 +107,7 @@ struct seg {
 	uint64_t seen_ns;	/* when the peer read it */
 	uint64_t due_ns;	/* when it is delivered */
 	int state;
+	int ece;		/* its ACK carries ECE */
 };
 
 struct range {
@@ -122,7 +129,6 @@ static uint32_t rcv_nxt, ts_recent;
 static struct range ooo[MAX_OOO];		/* out-of-order ranges */
 static int nooo;
 static uint32_t last_block_seq;			/* newest SACK block */
-static int ece_on;
 
 static struct seg *segs;
 static size_t nsegs, segs_cap;
@@ -137,6 +143,18 @@ static char wbuf[32 * 65536];
 
 /* --- helpers ---------------------------------------------------------------- */
 
+/* Close the socket with a RST: no orphan left holding the module. */
+static void sock_abort(void)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+
+	if (sock_fd < 0)
+		return;
+	setsockopt(sock_fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	close(sock_fd);
+	sock_fd = -1;
+}
+
 static void fatal(const char *fmt, ...)
 {
 	va_list ap;
@@ -147,6 +165,7 @@ static void fatal(const char *fmt, ...)
 	va_end(ap);
 	printf("\n");
 	fflush(stdout);
+	sock_abort();
 	exit(1);
 }
 
@@ -526,7 +545,7 @@ static void do_connect(long synack_us)
 	socklen_t len;
 	uint64_t until;
 	size_t o = 0;
-	int one = 1, big = 16 << 20, err = 0;
+	int one = 1, big = 16 << 20, err = 0, ecn;
 	ssize_t n;
 
 	memset(&ss, 0, sizeof(ss));
@@ -601,7 +620,9 @@ static void do_connect(long synack_us)
 	opt[o++] = 3;
 	opt[o++] = 3;
 	opt[o++] = PEER_WSCALE;
-	send_segment(TH_SYN | TH_ACK, rcv_nxt, 65535, opt, o);
+	/* ECN: accept what the SYN asks for (ECE and CWR set). */
+	ecn = (rx.flags & (TH_ECE | TH_CWR)) == (TH_ECE | TH_CWR);
+	send_segment(TH_SYN | TH_ACK | (ecn ? TH_ECE : 0), rcv_nxt, 65535, opt, o);
 	peer_seq++;
 
 	pfd.fd = sock_fd;
@@ -719,7 +740,7 @@ static void deliver(struct seg *s)
 		}
 		*len = 2 + 8 * nb;
 	}
-	send_segment(TH_ACK | (ece_on ? 0x40 : 0), rcv_nxt, 65535, opt, o);
+	send_segment(TH_ACK | (s->ece ? TH_ECE : 0), rcv_nxt, 65535, opt, o);
 	nacks++;
 	info_update();
 	if (verbose > 1)
@@ -742,7 +763,7 @@ static int in_list(const char *list, size_t idx)
 	return 0;
 }
 
-static void do_round(long r1, long r2, const char *drops, int ece)
+static void do_round(long r1, long r2, const char *drops, const char *eces)
 {
 	size_t i, first = nsegs, n = 0, k;
 	uint64_t until = now_ns() + 3000000000ULL;
@@ -772,12 +793,12 @@ static void do_round(long r1, long r2, const char *drops, int ece)
 		r = n > 1 ? r1 + (r2 - r1) * (long)k / (long)(n - 1) : r1;
 		s->due_ns = s->seen_ns + (uint64_t)r * 1000;
 		s->state = in_list(drops, k) ? SEG_DROPPED : SEG_SCHEDULED;
+		s->ece = in_list(eces, k);
 		k++;
 	}
 	if (verbose)
 		printf("# round: %zu segments, rtt %ld..%ld us%s%s\n", n, r1, r2,
 		       drops ? ", drop " : "", drops ? drops : "");
-	ece_on = ece;
 	for (;;) {
 		struct seg *next = NULL;
 
@@ -790,7 +811,6 @@ static void do_round(long r1, long r2, const char *drops, int ece)
 		wait_until(next->due_ns);
 		deliver(next);
 	}
-	ece_on = 0;
 }
 
 /* --- expressions and expectations ------------------------------------------ */
@@ -982,26 +1002,26 @@ static void run_script(FILE *f)
 			connected = 1;
 		} else if (!strcmp(tok[0], "round") && n >= 2) {
 			long r1 = atol(tok[1]), r2 = r1;
-			const char *drops = NULL;
-			int i = 2, ece = 0;
+			const char *drops = NULL, *eces = NULL;
+			int i = 2;
 
 			if (n > 2 && isdigit((unsigned char)tok[2][0]))
 				r2 = atol(tok[i++]);
 			for (; i < n; i++) {
 				if (!strcmp(tok[i], "drop") && i + 1 < n)
 					drops = tok[++i];
-				else if (!strcmp(tok[i], "ece"))
-					ece = 1;
+				else if (!strcmp(tok[i], "ece") && i + 1 < n)
+					eces = tok[++i];
 				else
 					fatal("line %d: bad round: %s", lineno, text);
 			}
-			do_round(r1, r2, drops, ece);
+			do_round(r1, r2, drops, eces);
 		} else if (!strcmp(tok[0], "rounds") && (n == 3 || n == 4)) {
 			long k, cnt = atol(tok[1]), r = atol(tok[2]);
 			long step = n == 4 ? atol(tok[3]) : 0;
 
 			for (k = 0; k < cnt; k++)
-				do_round(r + k * step, r + k * step, NULL, 0);
+				do_round(r + k * step, r + k * step, NULL, NULL);
 		} else if (!strcmp(tok[0], "expect")) {
 			info_update();
 			do_expect(tok + 1, n - 1, text, lineno);
@@ -1041,13 +1061,7 @@ int main(int argc, char **argv)
 	fclose(f);
 	if (!nexpect)
 		fatal("the script has no expect");
-	if (sock_fd >= 0) {
-		/* Abort (RST): no orphan left holding the module. */
-		struct linger lg = { .l_onoff = 1, .l_linger = 0 };
-
-		setsockopt(sock_fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-		close(sock_fd);
-	}
+	sock_abort();
 	return failed ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: peer [-6] [-v] [-c CC] SCRIPT\n");
