@@ -44,6 +44,10 @@
  *                        belong to the next round.  The round ends after
  *                        its last delivery.
  *   rounds N R [STEP]    N rounds, the k-th (from 0) with R + k * STEP
+ *   window BYTES         the receive window the following ACKs advertise
+ *                        (default and maximum 65535 << 7): a cap on the
+ *                        flight, so that cwnd stops growing (the socket is
+ *                        no longer cwnd limited) while rounds go on
  *   expect EXPR OP EXPR  a TAP line: ok if the comparison holds; OP is one
  *                        of == != < <= > >=
  *   info                 print TCP_INFO as a "# " line
@@ -126,6 +130,7 @@ static int failed, nexpect;
 static uint32_t peer_isn = 0x10000000, peer_seq;	/* our sequence */
 static uint16_t local_port;			/* the socket's port */
 static uint32_t rcv_nxt, ts_recent;
+static uint32_t rcv_wnd = 65535U << PEER_WSCALE;	/* advertised, bytes */
 static struct range ooo[MAX_OOO];		/* out-of-order ranges */
 static int nooo;
 static uint32_t last_block_seq;			/* newest SACK block */
@@ -740,7 +745,8 @@ static void deliver(struct seg *s)
 		}
 		*len = 2 + 8 * nb;
 	}
-	send_segment(TH_ACK | (s->ece ? TH_ECE : 0), rcv_nxt, 65535, opt, o);
+	send_segment(TH_ACK | (s->ece ? TH_ECE : 0), rcv_nxt,
+		     rcv_wnd >> PEER_WSCALE, opt, o);
 	nacks++;
 	info_update();
 	if (verbose > 1)
@@ -980,7 +986,8 @@ static void run_script(FILE *f)
 		if (!n)
 			continue;
 		if (strcmp(tok[0], "param") && strcmp(tok[0], "sysctl") &&
-		    strcmp(tok[0], "connect") && !connected)
+		    strcmp(tok[0], "window") && strcmp(tok[0], "connect") &&
+		    !connected)
 			fatal("line %d: '%s' before connect", lineno, tok[0]);
 
 		if (!strcmp(tok[0], "param") && n == 3) {
@@ -1022,6 +1029,11 @@ static void run_script(FILE *f)
 
 			for (k = 0; k < cnt; k++)
 				do_round(r + k * step, r + k * step, NULL, NULL);
+		} else if (!strcmp(tok[0], "window") && n == 2) {
+			rcv_wnd = strtoul(tok[1], NULL, 0);
+			if (rcv_wnd > 65535U << PEER_WSCALE)
+				fatal("line %d: window above %u", lineno,
+				      65535U << PEER_WSCALE);
 		} else if (!strcmp(tok[0], "expect")) {
 			info_update();
 			do_expect(tok + 1, n - 1, text, lineno);
