@@ -18,12 +18,14 @@
 #                             applets for every name no real tool provides;
 #                             /bin/sh is bash (see guest-init.sh for why)
 #   /usr/local/bin/NAME       static helpers built from tests/vm/NAME.c
+#                             and tests/peer/NAME.c
 #   /lib/modules/KVER/        the Debian modules the tests need, with their
 #                             dependencies, indexed by depmod
 #   /lib/modules/intree/      Debian's own tcp_cdg (the reference), outside
 #                             the depmod tree: only an explicit insmod loads it
 #   /opt/cdg/tcp_cdg.ko       ours, from build/KVER/tcp_cdg.ko (`make ko`)
 #   /tests/vm/                the VM tests and lib.sh
+#   /tests/peer/              the scripted peer's scripts (tests/peer/*.pkt)
 #
 # The kernel's modules come from KROOT/lib/modules/KVER, with KROOT
 # CDG_KROOT, by default build/kernels/root (scripts/kernels.sh's kernels,
@@ -54,9 +56,10 @@ mkdir -p "$out"
 exec 9>"$out/.initramfs.lock"
 flock 9
 
-# The helpers (tests/vm/*.c), static so that they need nothing in the guest.
+# The helpers (tests/vm/*.c, tests/peer/*.c), static so that they need
+# nothing in the guest.
 helpers=()
-for c in "$top"/tests/vm/*.c; do
+for c in "$top"/tests/vm/*.c "$top"/tests/peer/*.c; do
 	helper=$top/build/vm/$(basename "$c" .c)
 	if [ ! -x "$helper" ] || [ "$c" -nt "$helper" ]; then
 		gcc -static -O2 -Wall -Wextra -o "$helper.tmp" "$c"
@@ -140,6 +143,9 @@ add "$top/scripts/vm/guest-init.sh" /init
 # tests/vm/guest/: scripts run in the guest that are not tests (benchmarks).
 for f in "$top"/tests/vm/*.sh "$top"/tests/vm/guest/*.sh; do
 	[ -f "$f" ] && add "$f" "/tests/vm/${f#"$top"/tests/vm/}"
+done
+for f in "$top"/tests/peer/*.pkt; do
+	[ -f "$f" ] && add "$f" "/tests/peer/$(basename "$f")"
 done
 
 # --- cache check ---------------------------------------------------------------
