@@ -33,12 +33,18 @@
 # depend on the host, and cubic (no randomness) gives the same figures on
 # every run: 47.4 and 46.8 Mbit/s, median RTT 225-226 ms, IPv4 and IPv6.
 # CDG's figures vary with its random backoffs (the guest's seed,
-# CDG_VM_SEED): in 8 transfers 31.9-44.3 Mbit/s and a median RTT of
-# 21.3-26.2 ms.  The bounds leave room for that spread and no more:
+# CDG_VM_SEED, and the module's bytes: a build from git carries its
+# commit): in 30 transfers of the clean-clone CI runs of 2026-12-06/07,
+# on 5.10, 6.1, 6.12 and 7.3, a median RTT of 21.0-24.3 ms, and once
+# 30.95 ms (IPv6 on 6.12, 7 backoffs in 8 s where the others had 8-16).
+# A bound of 1.5 x 20 ms, fitted to the first 8 of them, failed on that
+# one: with 8 draws per CI run a 1-in-30 tail fails a run in four.  The
+# bounds leave room for the spread seen, and a module that does not back
+# off on delay still fails them (it sits where cubic does, at 11 x):
 #   cubic goodput    > 90 % of the link   the link works at all
 #   cubic median RTT > 5 x 20 ms          the scenario really has a queue
 #   cdg median RTT   < 0.25 x cubic's     cdg keeps it short ...
-#   cdg median RTT   < 1.5 x 20 ms        ... near the base RTT
+#   cdg median RTT   < 2 x 20 ms          ... near the base RTT
 #   cdg goodput      > 50 % of the link   without giving up the link
 . "$(dirname "$0")/lib.sh"
 
@@ -74,8 +80,8 @@ for fam in 4 6; do
 		"$cu_rtt > 5 * $DELAY_MS"
 	perf_check "IPv$fam: cdg median RTT $cd_rtt ms < a quarter of cubic's ($cu_rtt ms)" \
 		"$cd_rtt < 0.25 * $cu_rtt"
-	perf_check "IPv$fam: cdg median RTT $cd_rtt ms < $((3 * DELAY_MS / 2)) ms" \
-		"$cd_rtt < 1.5 * $DELAY_MS"
+	perf_check "IPv$fam: cdg median RTT $cd_rtt ms < $((2 * DELAY_MS)) ms" \
+		"$cd_rtt < 2 * $DELAY_MS"
 	perf_check "IPv$fam: cdg goodput $cd_gp Mbit/s > $((RATE_MBIT / 2)) (50 % of the link)" \
 		"$cd_gp > 0.5 * $RATE_MBIT"
 done
