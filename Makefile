@@ -98,7 +98,7 @@ check-full:
 
 # VM tests (scripts/vm/suite.sh builds the module for each kernel):
 # make check-vm [T="test ..."] [KVER=...]; without KVER, every kernel
-# scripts/kernels.sh unpacked under build/kernels/root.
+# scripts/vm/kernels.sh unpacked under build/kernels/root.
 check-vm:
 	@$(SRC)/scripts/vm/suite.sh $(if $(KVER_GIVEN),--kver $(KVER_GIVEN)) $(T)
 
@@ -108,7 +108,7 @@ check-vm:
 # make kernels [LINES="5.10 7.3"].  Boot them with CDG_KROOT=build/kernels/root.
 .PHONY: kernels
 kernels:
-	@$(SRC)/scripts/kernels.sh build $(LINES)
+	@$(SRC)/scripts/vm/kernels.sh build $(LINES)
 
 # The VM suite on a KASAN/KMEMLEAK/UBSAN/lockdep/failslab kernel built from
 # Debian's linux-source (cached in build/debug-kernel/): make check-debug [T=].
@@ -116,13 +116,13 @@ check-debug:
 	@T="$(T)" $(SRC)/scripts/check-debug.sh
 
 demo:
-	$(SRC)/scripts/demo.sh
+	$(SRC)/scripts/bench/demo.sh
 
 bench:
-	$(SRC)/scripts/bench.sh
+	$(SRC)/scripts/bench/bench.sh
 
 bench-trace:
-	$(SRC)/scripts/trace-cost.sh
+	$(SRC)/scripts/bench/trace-cost.sh
 
 # Packaging and installation (docs/install.md); the work is in scripts/.
 #   make dkms-install [KVER=]   make dkms-remove [KVER=]
@@ -134,15 +134,15 @@ bench-trace:
 SIG_HASH ?= sha256
 
 dkms-install: headers-check
-	$(SRC)/scripts/dkms.sh install $(or $(KVER),$(KREL))
+	$(SRC)/scripts/pkg/dkms.sh install $(or $(KVER),$(KREL))
 
 dkms-remove:
-	$(SRC)/scripts/dkms.sh remove $(KVER_GIVEN)
+	$(SRC)/scripts/pkg/dkms.sh remove $(KVER_GIVEN)
 
 # With KEY and CERT the module is signed before it is installed.
 install: ko
-	$(if $(KEY)$(CERT),$(SRC)/scripts/sign.sh "$(KDIR)" "$(KEY)" "$(CERT)" "$(BUILD_DIR)/tcp_cdg.ko" $(SIG_HASH) && $(give_back))
-	$(SRC)/scripts/install.sh install "$(KDIR)" "$(BUILD_DIR)" "$(DESTDIR)"
+	$(if $(KEY)$(CERT),$(SRC)/scripts/pkg/sign.sh "$(KDIR)" "$(KEY)" "$(CERT)" "$(BUILD_DIR)/tcp_cdg.ko" $(SIG_HASH) && $(give_back))
+	$(SRC)/scripts/pkg/install.sh install "$(KDIR)" "$(BUILD_DIR)" "$(DESTDIR)"
 	@$(give_back)
 
 # KVER alone is enough here: the headers may be gone already.  Without
@@ -150,20 +150,20 @@ install: ko
 # none, when no headers are left): it fails rather than report "not
 # installed" for a kernel the user did not mean.
 uninstall:
-	$(SRC)/scripts/install.sh uninstall $(if $(KVER_GIVEN)$(KDIR_GIVEN),"$(or $(KVER_GIVEN),$(KDIR))",--default "$(KVER)") "$(DESTDIR)"
+	$(SRC)/scripts/pkg/install.sh uninstall $(if $(KVER_GIVEN)$(KDIR_GIVEN),"$(or $(KVER_GIVEN),$(KDIR))",--default "$(KVER)") "$(DESTDIR)"
 
 load:
-	$(SRC)/scripts/load.sh load $(ARGS)
+	$(SRC)/scripts/pkg/load.sh load $(ARGS)
 
 unload:
-	$(SRC)/scripts/load.sh unload
+	$(SRC)/scripts/pkg/load.sh unload
 
 sign: ko
-	$(SRC)/scripts/sign.sh "$(KDIR)" "$(KEY)" "$(CERT)" "$(BUILD_DIR)/tcp_cdg.ko" $(SIG_HASH)
+	$(SRC)/scripts/pkg/sign.sh "$(KDIR)" "$(KEY)" "$(CERT)" "$(BUILD_DIR)/tcp_cdg.ko" $(SIG_HASH)
 	@$(give_back)
 
 deb:
-	$(SRC)/scripts/deb.sh
+	$(SRC)/scripts/pkg/deb.sh
 
 check-pkg:
 	$(SRC)/scripts/check-pkg.sh

@@ -4,7 +4,7 @@
 # `make check-debug [T="test ..."]`: the VM suite on a debug kernel, with one
 # closing line "N passed, N failed, N skipped".
 #
-# 1. scripts/debug-kernel.sh builds (or reuses) a 6.1 kernel from Debian's
+# 1. scripts/vm/debug-kernel.sh builds (or reuses) a 6.1 kernel from Debian's
 #    linux-source with KASAN, KMEMLEAK, UBSAN, PROVE_LOCKING,
 #    DEBUG_ATOMIC_SLEEP and FAILSLAB, and without the in-tree tcp_cdg.
 # 2. scripts/vm/suite.sh builds our module against it and runs every VM test
@@ -30,7 +30,7 @@ mkdir -p "$log"
 	echo "not ok - scripts/deps.sh failed (log: $log/deps.out)" | tee -a "$log/results.tap"
 
 t0=$SECONDS
-if krel=$("$top/scripts/debug-kernel.sh" 2> "$log/kernel.err"); then
+if krel=$("$top/scripts/vm/debug-kernel.sh" 2> "$log/kernel.err"); then
 	echo "# debug kernel $krel ready in $((SECONDS - t0)) s (build log: build/debug-kernel/build.log)"
 	# shellcheck disable=SC2086	# T is a list of test names
 	CDG_KROOT=$top/build/debug-kernel/root \

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make check-pkg`: the packaging tests, tests/pkg/*.sh, one after the other.
-# Their TAP lines go to stdout as they come (each test numbers its own),
-# their diagnostics to stderr.  Exit status 1 when any test failed.
+# Their TAP lines and "# " diagnostics go to stdout as they come (each
+# test numbers its own), what the tools they run print to stderr.  Exit
+# status 1 when any test failed.
 #
 # They install into this machine's /usr/src, DKMS tree and /lib/modules and
 # remove it all again (each checks so); they need root and skip without it.

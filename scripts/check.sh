@@ -7,7 +7,7 @@
 #
 # 1. scripts/deps.sh (installs what is missing; a no-op otherwise)
 # 2. the kernel matrix: Debian's lines 5.10, 6.1, 6.12 and 7.3 from
-#    Debian's packages, unpacked under build/kernels (scripts/kernels.sh;
+#    Debian's packages, unpacked under build/kernels (scripts/vm/kernels.sh;
 #    nothing is installed on the host), the module built W=1 against each
 #    (C=1 where sparse parses the kernel's headers); and W=1 C=1 against
 #    every kernel whose headers this host has (what DKMS builds against)
@@ -62,7 +62,7 @@ fi
 # Debian's kernel lines are downloaded and unpacked (network and disk,
 # little CPU) while the host builds and the unit tests run; the matrix's
 # build below waits for it (kernels.sh takes a lock) and reuses it all.
-scripts/kernels.sh fetch >"$log/kernels-fetch.out" 2>&1 &
+scripts/vm/kernels.sh fetch >"$log/kernels-fetch.out" 2>&1 &
 fetch_pid=$!
 
 kernels=$(ls -d /lib/modules/*/build/Makefile 2>/dev/null |
@@ -97,7 +97,7 @@ run mutants make -s -C tests/unit mutants
 
 # The kernel lines (fetched once, then cached under build/kernels).
 wait "$fetch_pid" || true
-run kernels scripts/kernels.sh build
+run kernels scripts/vm/kernels.sh build
 # Packaging (DKMS, .deb, install, sign; tests/pkg/vm-dkms.sh boots guests
 # unless CHECK_SKIP_VM is set).
 run pkg make -s check-pkg

@@ -10,7 +10,7 @@
 #   scripts/deps.sh --list     print the packages it would want, install none
 #
 # It installs no kernel image: the kernels the VM tests boot are test data,
-# which scripts/kernels.sh downloads and unpacks under build/kernels/ (a
+# which scripts/vm/kernels.sh downloads and unpacks under build/kernels/ (a
 # kernel installed here would change the boot loader's default entry).
 # The headers it installs (linux-headers-amd64) are what DKMS and
 # `make install` build against on a real host.
@@ -24,7 +24,7 @@ TEST_PKGS="linux-headers-amd64 linux-source
 	libclang-rt-14-dev valgrind bash procps util-linux openssl
 	bison flex ethtool iputils-ping trace-cmd linux-perf dh-dkms
 	debootstrap"
-# debootstrap: the chroots in which scripts/kernels.sh builds for kernel
+# debootstrap: the chroots in which scripts/vm/kernels.sh builds for kernel
 # lines whose compiler is not bookworm's (5.10: gcc-10, 7.x: gcc-14).
 
 die() { echo "deps.sh: $*" >&2; exit 1; }

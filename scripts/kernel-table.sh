@@ -9,7 +9,7 @@
 #                                           the kernel-table markers
 #
 # RESULTS is make check's build/check/results.tap (the default).  One row
-# per kernel line scripts/kernels.sh prepared: the package it chose, the
+# per kernel line scripts/vm/kernels.sh prepared: the package it chose, the
 # module build (kernels.sh's result line), the VM tests on that kernel
 # (scripts/vm/suite.sh's sections, "# --- K: test"), and the DKMS results
 # that name it (tests/pkg).  Nothing is claimed that RESULTS does not hold.

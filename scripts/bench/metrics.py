@@ -2,7 +2,7 @@
 """Raw measurements of one run (a directory the guest wrote) -> metrics.
 
 Read by report.py and demo.py.  Files and their formats are described in
-tests/vm/guest/bench.sh.  Definitions (docs/benchmarks.md repeats them):
+scripts/bench/guest/bench.sh.  Definitions (docs/benchmarks.md repeats them):
 
   goodput      iperf3 receiver's bits/s, summed over the bulk flows
   utilization  goodput / (rate * MSS / frame): the payload rate of a

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Turn the guest runner's TAP stream into one progress line per run.
 
-  scripts/vm/run.sh ... guest/bench PLAN | progress.py PLAN TAPLOG
+  scripts/vm/run.sh ... scripts/bench/guest/bench PLAN | progress.py PLAN TAPLOG
 
 Every line is copied to TAPLOG.  For each "ok N - ...: ID [k/n] NOTE" line
 this prints  [k/n] ID: NOTE  elapsed M:SS, ETA M:SS.  The ETA is the sum

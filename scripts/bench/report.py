@@ -6,7 +6,7 @@
   report.py --merge NEW_DIR RESULTS_DIR...
 
 RESULTS_DIR is what the guest filled (plan.txt, runs/ID/, env.txt) plus
-host.txt from scripts/bench.sh.  --merge writes the report of several runs
+host.txt from scripts/bench/bench.sh.  --merge writes the report of several runs
 (for example one set under several SEEDs) into NEW_DIR, as if they were
 one run with more repetitions: each run's repetitions are numbered after
 those of the runs before it, and the runs' files stay where they are.  Medians over the repetitions, with min and

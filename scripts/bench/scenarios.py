@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The benchmark's scenarios and the run list (plan) the guest runner reads.
 
-A run is one line of key=value words for tests/vm/guest/bench.sh:
+A run is one line of key=value words for scripts/bench/guest/bench.sh:
 
   id      unique name, also the directory /out/runs/ID
   scen    scenario (s1..s6, demo); label: the variant's name (cdg,

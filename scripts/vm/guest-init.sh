@@ -85,7 +85,10 @@ share_out() {
 	umount /share
 }
 
-test_sh=/tests/vm/$CDG_TEST.sh
+case $CDG_TEST in
+*/*) test_sh=/$CDG_TEST.sh ;;	# a guest script, where the tree has it
+*) test_sh=/tests/vm/$CDG_TEST.sh ;;
+esac
 if [ ! -f "$test_sh" ]; then
 	tap "# cdg-error no test $CDG_TEST in the initramfs"
 	finish 2
@@ -94,7 +97,7 @@ fi
 # Kernel log lines that fail any test, wherever they come from.  Only what
 # is logged after the mark counts: boot messages are not the test's.
 bad_re='WARNING|BUG|Oops|KASAN|UBSAN|general protection|[Ss][Ll][Aa][Bb]|Call Trace|Kernel panic|refcount_t|list_(add|del) corruption|double free|use-after-free|Poison overwritten|Redzone|soft lockup|hung_task|stalls on CPU'
-# A kmemleak kernel (scripts/debug-kernel.sh): what boot left unreferenced
+# A kmemleak kernel (scripts/vm/debug-kernel.sh): what boot left unreferenced
 # is not the test's, so it is scanned and forgotten now; after the test a
 # new scan reports what the test left behind.
 kml=/sys/kernel/debug/kmemleak

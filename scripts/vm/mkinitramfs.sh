@@ -25,12 +25,15 @@
 #                             the depmod tree: only an explicit insmod loads it
 #   /opt/cdg/tcp_cdg.ko       ours, from build/KVER/tcp_cdg.ko (`make ko`)
 #   /tests/vm/                the VM tests and lib.sh
+#   /tests/lib/               the TAP library of every shell test
+#   /scripts/bench/guest/,    scripts the guest runs that are not tests
+#   /tests/pkg/guest/         (the benchmark's runners, the DKMS check)
 #   /tests/peer/              the scripted peer's scripts (tests/peer/*.pkt)
 #
 # The kernel's modules come from KROOT/lib/modules/KVER, with KROOT
-# CDG_KROOT, by default build/kernels/root (scripts/kernels.sh's kernels,
+# CDG_KROOT, by default build/kernels/root (scripts/vm/kernels.sh's kernels,
 # never installed on the host; CDG_KROOT=/ is this host's own).  A kernel
-# such as scripts/debug-kernel.sh's may lack the in-tree tcp_cdg, and the
+# such as scripts/vm/debug-kernel.sh's may lack the in-tree tcp_cdg, and the
 # tests that need it skip.
 set -eu
 
@@ -39,7 +42,7 @@ die() { echo "mkinitramfs: $*" >&2; exit 1; }
 [ $# -eq 1 ] || die "usage: $0 KVER"
 kver=$1
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# Debian's kernels as scripts/kernels.sh unpacks them (never installed on
+# Debian's kernels as scripts/vm/kernels.sh unpacks them (never installed on
 # the host); CDG_KROOT=/ boots this host's own /boot and /lib/modules.
 kroot=${CDG_KROOT:-$top/build/kernels/root}
 [ "$kroot" != / ] || kroot=
@@ -123,7 +126,7 @@ done
 
 # The reference is the kernel package's own module, under kernel/: not
 # whatever modprobe resolves "tcp_cdg" to, which is ours once DKMS or
-# scripts/install.sh put it in updates/ on this host.  Looked up as a file,
+# scripts/pkg/install.sh put it in updates/ on this host.  Looked up as a file,
 # not in modules.dep: DKMS rewrites that (and may set the in-tree module
 # aside while ours is installed).
 intree=$(find "$moddir/kernel" -name 'tcp_cdg.ko*' -type f 2>/dev/null | sort | head -n 1)
@@ -140,9 +143,12 @@ for helper in "${helpers[@]}"; do
 	add "$helper" "/usr/local/bin/$(basename "$helper")"
 done
 add "$top/scripts/vm/guest-init.sh" /init
-# tests/vm/guest/: scripts run in the guest that are not tests (benchmarks).
-for f in "$top"/tests/vm/*.sh "$top"/tests/vm/guest/*.sh; do
-	[ -f "$f" ] && add "$f" "/tests/vm/${f#"$top"/tests/vm/}"
+# The shell the guest runs, where the tree has it: the tests, their
+# libraries, and the guest scripts that are not tests (the benchmark's
+# runners, the DKMS check's).
+for f in "$top"/tests/vm/*.sh "$top"/tests/lib/*.sh \
+	 "$top"/scripts/bench/guest/*.sh "$top"/tests/pkg/guest/*.sh; do
+	[ -f "$f" ] && add "$f" "/${f#"$top"/}"
 done
 for f in "$top"/tests/peer/*.pkt; do
 	[ -f "$f" ] && add "$f" "/tests/peer/$(basename "$f")"

@@ -5,8 +5,10 @@
 #
 #   scripts/vm/run.sh [--kver K] [--timeout S] [--in PATH] [--out DIR] [--smp N] TEST [ARGS]
 #
-# Runs tests/vm/TEST.sh (with bash) as the guest's only job, streams its TAP
-# lines to stdout as they come, and exits with the test's status.
+# Runs tests/vm/TEST.sh, or the guest script TEST.sh when TEST is a path
+# from the top of the tree (scripts/bench/guest/bench), with bash as the
+# guest's only job, streams its TAP lines to stdout as they come, and
+# exits with the test's status.
 #
 #   --kver K     kernel release to boot (KROOT/boot/vmlinuz-K, below); its
 #                module must be built (make ko KVER=K).  Default: $KVER,
@@ -37,9 +39,9 @@
 # Environment:
 #   CDG_KROOT=DIR          boot DIR/boot/vmlinuz-K with the modules of
 #                          DIR/lib/modules/K.  Default: build/kernels/root,
-#                          Debian's kernel lines as scripts/kernels.sh
+#                          Debian's kernel lines as scripts/vm/kernels.sh
 #                          unpacks them (none is installed on the host);
-#                          scripts/debug-kernel.sh's is another; / is this
+#                          scripts/vm/debug-kernel.sh's is another; / is this
 #                          host's own /boot and /lib/modules
 #   CDG_VM_TIMEOUT_SCALE=N multiply every timeout by N (a KASAN kernel under
 #                          TCG runs the same test several times slower)
@@ -125,7 +127,7 @@ seed=${CDG_VM_SEED:-1}
 case $clock in virtual|real) ;; *) die "CDG_VM_CLOCK must be virtual or real" ;; esac
 [[ $shift_ =~ ^[0-9]$ ]] || die "CDG_VM_SHIFT must be 0..9"
 [[ $seed =~ ^[0-9]+$ ]] || die "CDG_VM_SEED must be a non-negative integer"
-# Debian's kernels as scripts/kernels.sh unpacks them (never installed on
+# Debian's kernels as scripts/vm/kernels.sh unpacks them (never installed on
 # the host); CDG_KROOT=/ boots this host's own /boot and /lib/modules.
 kroot=${CDG_KROOT:-$top/build/kernels/root}
 [ "$kroot" != / ] || kroot=
@@ -151,11 +153,19 @@ done
 [ $# -ge 1 ] || die "usage: $0 [--kver K] [--timeout S] [--in PATH] [--out DIR] [--smp N] [--env V=X] TEST [ARGS]"
 test=${1%.sh}
 shift
-[ -f "$top/tests/vm/$test.sh" ] || die "no test tests/vm/$test.sh"
+# TEST is a VM test's name (tests/vm/NAME.sh), or the path from the top of
+# the tree of a script the guest runs that is not a test (a benchmark's
+# runner, scripts/bench/guest/bench.sh).  The guest holds both where the
+# tree has them.
+case $test in
+*/*) test_file=$top/$test.sh ;;
+*) test_file=$top/tests/vm/$test.sh ;;
+esac
+[ -f "$test_file" ] || die "no test ${test_file#"$top"/}"
 # A test may ask for more time than the default with "# vm-timeout: S"
 # (an explicit --timeout still wins).
 if [ "$timeout_given" = 0 ]; then
-	t_hdr=$(sed -n 's/^# vm-timeout: *\([0-9][0-9]*\).*/\1/p' "$top/tests/vm/$test.sh" | head -n 1)
+	t_hdr=$(sed -n 's/^# vm-timeout: *\([0-9][0-9]*\).*/\1/p' "$test_file" | head -n 1)
 	[ -z "$t_hdr" ] || timeout=$t_hdr
 fi
 [[ $timeout =~ ^[0-9]+$ ]] && [ "$timeout" -ge 30 ] || die "--timeout must be >= 30 s"
@@ -226,7 +236,7 @@ vm_lock() {
 		exec {gate_fd}>/dev/null {lock_fd}>/dev/null
 		return 0
 	fi
-	[ "$clock" = virtual ] || ! grep -q '^# vm-exclusive:' "$top/tests/vm/$test.sh" || mode=-x
+	[ "$clock" = virtual ] || ! grep -q '^# vm-exclusive:' "$test_file" || mode=-x
 	exec {gate_fd}>>"$dir/tcp_cdg-vm.gate"
 	exec {lock_fd}>>"$dir/tcp_cdg-vm.lock"
 	# The gate is held only while queueing for the lock: an exclusive

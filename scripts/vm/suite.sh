@@ -6,9 +6,9 @@
 #   scripts/vm/suite.sh [--kver K]... [TEST...]
 #
 # For each kernel (the --kver ones, else every kernel unpacked under
-# build/kernels/root by scripts/kernels.sh, which this runs once when that
+# build/kernels/root by scripts/vm/kernels.sh, which this runs once when that
 # tree is empty) it builds the module and runs each TEST (default: every
-# tests/vm/*.sh but lib.sh; tests/vm/guest/ holds benchmarks, not tests)
+# tests/vm/*.sh but lib.sh)
 # in its own VM with scripts/vm/run.sh, CDG_VM_JOBS (default: the number
 # of CPUs) VMs at a time.  That is safe for the throughput tests because
 # the VMs run in virtual time (run.sh); with CDG_VM_CLOCK=real they run one
@@ -39,7 +39,7 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# The kernels: scripts/kernels.sh's, never installed on the host.
+# The kernels: scripts/vm/kernels.sh's, never installed on the host.
 kroot=${CDG_KROOT:-$top/build/kernels/root}
 [ "$kroot" != / ] || kroot=
 export CDG_KROOT=${kroot:-/}
@@ -66,8 +66,8 @@ if [ ${#kvers[@]} -eq 0 ]; then
 	mapfile -t kvers < <(bootable "$kroot")
 	# A first run: Debian's kernel lines into build/kernels (once).
 	if [ ${#kvers[@]} -eq 0 ] && [ "$kroot" = "$top/build/kernels/root" ]; then
-		echo "# check-vm: no kernel in $kroot yet: scripts/kernels.sh fetch"
-		"$top/scripts/kernels.sh" fetch >&2 || true
+		echo "# check-vm: no kernel in $kroot yet: scripts/vm/kernels.sh fetch"
+		"$top/scripts/vm/kernels.sh" fetch >&2 || true
 		mapfile -t kvers < <(bootable "$kroot")
 	fi
 	if [ ${#kvers[@]} -eq 0 ]; then
@@ -96,11 +96,11 @@ ok_kvers=()
 for k in "${kvers[@]}"; do
 	build=(make -C "$top" --no-print-directory ko KVER="$k"
 		KDIR="$kroot/lib/modules/$k/build")
-	# scripts/kernels.sh's kernels (CDG_KROOT=build/kernels/root) want
+	# scripts/vm/kernels.sh's kernels (CDG_KROOT=build/kernels/root) want
 	# their own suite's compiler (5.10: gcc-10, 7.x: gcc-14), which this
 	# host lacks: kernels.sh builds them, in that suite's chroot.
 	if [ -n "$kroot" ] && [ "$kroot" -ef "$top/build/kernels/root" ]; then
-		build=("$top/scripts/kernels.sh" ko "$k")
+		build=("$top/scripts/vm/kernels.sh" ko "$k")
 	fi
 	if ! "${build[@]}" >&2; then
 		echo "not ok 1 - check-vm: the module build for $k failed (its tests did not run)"

@@ -15,29 +15,29 @@ require_cmd dkms dpkg-buildpackage dh dh_dkms dpkg-reconfigure
 require_kernels
 
 pkg=$PKG_NAME-dkms
-t_cmd "make deb" tmake deb
+tap_cmd "make deb" tmake deb
 deb=$TREE/build/deb/${pkg}_${PKG_VER}_all.deb
-t_file "make deb made $(basename "$deb")" "$deb"
+tap_file "make deb made $(basename "$deb")" "$deb"
 [ -f "$deb" ] || pkg_end
 
 field() { dpkg-deb -f "$deb" "$1"; }
-t_eq "Package" "$(field Package)" "$pkg"
-t_eq "Version is dkms.conf's" "$(field Version)" "$PKG_VER"
-t_eq "Architecture" "$(field Architecture)" all
-t_match "Depends on dkms" "$(field Depends)" '(^|, )dkms( |,|$)'
+tap_eq "Package" "$(field Package)" "$pkg"
+tap_eq "Version is dkms.conf's" "$(field Version)" "$PKG_VER"
+tap_eq "Architecture" "$(field Architecture)" all
+tap_match "Depends on dkms" "$(field Depends)" '(^|, )dkms( |,|$)'
 list=$(dpkg-deb -c "$deb" | awk '{print $6}')
 src=./usr/src/$PKG_NAME-$PKG_VER
 missing=
 for f in dkms.conf Kbuild tcp_cdg.c include/tcp_cdg_compat.h include/tcp_cdg_trace.h; do
 	grep -qx "$src/$f" <<<"$list" || missing="$missing $f"
 done
-t_eq "ships the module sources in ${src#.}" "$missing" ""
-t_eq "ships no built module" "$(grep -c '\.ko' <<<"$list" || true)" 0
-t_match "ships the example modprobe.d and sysctl.d files" "$(tr '\n' ' ' <<<"$list")" \
+tap_eq "ships the module sources in ${src#.}" "$missing" ""
+tap_eq "ships no built module" "$(grep -c '\.ko' <<<"$list" || true)" 0
+tap_match "ships the example modprobe.d and sysctl.d files" "$(tr '\n' ' ' <<<"$list")" \
 	"examples/modprobe\\.d/tcp_cdg\\.conf .*examples/sysctl\\.d/"
 # The dkms.conf it installs is the tree's (same name, version, location).
 dpkg-deb -x "$deb" "$_tmp/x"
-t_cmd "its dkms.conf is the tree's" cmp "$top/dkms.conf" "$_tmp/x/${src#./}/dkms.conf"
+tap_cmd "its dkms.conf is the tree's" cmp "$top/dkms.conf" "$_tmp/x/${src#./}/dkms.conf"
 
 check_all_kernels() {	# check_all_kernels WHEN
 	local k f bad=
@@ -53,11 +53,11 @@ check_all_kernels() {	# check_all_kernels WHEN
 			bad="$bad $k:dkms-status"
 		fi
 	done
-	t_eq "$1: installed for every kernel with headers ($(echo $KERNELS))" "$bad" ""
+	tap_eq "$1: installed for every kernel with headers ($(echo $KERNELS))" "$bad" ""
 }
 
-t_cmd "dpkg -i" dpkg -i "$deb"
-t_eq "dpkg status" "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" "install ok installed"
+tap_cmd "dpkg -i" dpkg -i "$deb"
+tap_eq "dpkg status" "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" "install ok installed"
 check_all_kernels "after dpkg -i"
 
 # On this machine the running kernel is not installed, and dkms's
@@ -72,21 +72,21 @@ mkdir -p "$_tmp/bin"
 printf '#!/bin/sh\n[ "$1" = -r ] && { echo "%s"; exit 0; }\nexec /bin/uname "$@"\n' \
 	"$newest" >"$_tmp/bin/uname"
 chmod +x "$_tmp/bin/uname"
-t_cmd "dpkg-reconfigure with $newest running" \
+tap_cmd "dpkg-reconfigure with $newest running" \
 	env PATH="$_tmp/bin:$PATH" DEBIAN_FRONTEND=noninteractive dpkg-reconfigure "$pkg"
 check_all_kernels "after dpkg-reconfigure with $newest running"
 
-t_cmd "dpkg -r" dpkg -r "$pkg"
+tap_cmd "dpkg -r" dpkg -r "$pkg"
 left=
 for k in $KERNELS; do
 	f=$(module_path "$k" updates/dkms)
 	[ -z "$f" ] || left="$left $f"
 	[ ! -d "/lib/modules/$k/updates" ] || left="$left /lib/modules/$k/updates"
 done
-t_eq "dpkg -r: no module left in any updates/dkms" "$left" ""
-t_nofile "dpkg -r: DKMS tree and /usr/src sources gone" \
+tap_eq "dpkg -r: no module left in any updates/dkms" "$left" ""
+tap_nofile "dpkg -r: DKMS tree and /usr/src sources gone" \
 	"/var/lib/dkms/$PKG_NAME" "/usr/src/$PKG_NAME-$PKG_VER"
-t_eq "dpkg -r: package not installed" \
+tap_eq "dpkg -r: package not installed" \
 	"$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)" ""
 
 pkg_end

@@ -33,14 +33,14 @@ inst_boot() {
 
 read -r -a want <<<"$("$top/scripts/deps.sh" --list)"
 if [ ${#want[@]} -lt 10 ]; then
-	t_fail "scripts/deps.sh --list names its packages" "got: ${want[*]}"
+	tap_fail "scripts/deps.sh --list names its packages" "got: ${want[*]}"
 else
-	t_ok "scripts/deps.sh --list names its packages (${#want[@]})"
+	tap_ok "scripts/deps.sh --list names its packages (${#want[@]})"
 fi
-t_eq "its packages pull in no kernel image, initramfs or boot loader" \
+tap_eq "its packages pull in no kernel image, initramfs or boot loader" \
 	"$(inst_boot "${want[@]}")" ""
 got=$(inst_boot "${want[@]}" linux-image-amd64)
-t_match "the same check with linux-image-amd64 added finds it" "$got" "linux-image-amd64"
+tap_match "the same check with linux-image-amd64 added finds it" "$got" "linux-image-amd64"
 
 # Everything that says what boots: /boot (names, sizes, times), GRUB's
 # configuration, the kernel packages dpkg has.
@@ -52,12 +52,12 @@ boot_state() {
 		'grub*' 'initramfs-tools*' 2>/dev/null | sort || true
 }
 boot_state >"$_tmp/boot.before"
-t_cmd "scripts/deps.sh runs" "$top/scripts/deps.sh"
+tap_cmd "scripts/deps.sh runs" "$top/scripts/deps.sh"
 boot_state >"$_tmp/boot.after"
 if cmp -s "$_tmp/boot.before" "$_tmp/boot.after"; then
-	t_ok "/boot, GRUB and the kernel packages are as they were ($(grep -c '^/boot' "$_tmp/boot.before") files under /boot)"
+	tap_ok "/boot, GRUB and the kernel packages are as they were ($(grep -c '^/boot' "$_tmp/boot.before") files under /boot)"
 else
-	t_fail "/boot, GRUB and the kernel packages are as they were" \
+	tap_fail "/boot, GRUB and the kernel packages are as they were" \
 		"$(diff "$_tmp/boot.before" "$_tmp/boot.after" | head -n 20)"
 fi
 

@@ -9,10 +9,10 @@
 #    rejects older ones, so that DKMS's autoinstall skips those instead of
 #    failing a build on each.
 # 2. Per line (5.10, bullseye; 7.3, trixie-backports): in a copy of that
-#    suite's chroot from scripts/kernels.sh, with dkms and the line's
+#    suite's chroot from scripts/vm/kernels.sh, with dkms and the line's
 #    headers packages (build/kernels/debs/LINE/) installed by that suite's
 #    apt, the module's sources staged as `make dkms-install` stages them
-#    (scripts/dkms.sh stage), `dkms add/build/install -k K`: the module
+#    (scripts/pkg/dkms.sh stage), `dkms add/build/install -k K`: the module
 #    must be installed in updates/dkms with K's vermagic and dkms.conf's
 #    version, and `dkms build` for a 4.9 kernel must be refused as
 #    excluded (status 77), not attempted.  The module DKMS built then
@@ -20,7 +20,7 @@
 #    prints) runs tests/vm/params_load.sh with CDG_KO pointing at it
 #    (skipped with CHECK_SKIP_VM=1, as vm-dkms.sh).  Then `dkms remove`.
 #
-# The kernels are not this host's: `make kernels` (scripts/kernels.sh)
+# The kernels are not this host's: `make kernels` (scripts/vm/kernels.sh)
 # fetches them into build/kernels/; a line it has not fetched SKIPs with
 # the reason.  The chroots there are kernels.sh's; this test works in its
 # own copies, build/kernels/dkms-chroot/SUITE (cp --reflink=auto, made
@@ -39,20 +39,20 @@ require_cmd unshare chroot modinfo flock
 # dkms reads dkms.conf by sourcing it (read_conf), with these set.
 exclusive=$(bash -c 'kernel_source_dir=/k dkms_tree=/t; . "$1" && printf %s "${BUILD_EXCLUSIVE_KERNEL:-}"' \
 	_ "$top/dkms.conf")
-t_match "dkms.conf sets BUILD_EXCLUSIVE_KERNEL" "$exclusive" .
+tap_match "dkms.conf sets BUILD_EXCLUSIVE_KERNEL" "$exclusive" .
 floor=$(sed -n 's/^#if LINUX_VERSION_CODE < KERNEL_VERSION(\([0-9]*\), \([0-9]*\), 0)$/\1.\2/p' \
 	"$top/include/tcp_cdg_compat.h")
-t_match "include/tcp_cdg_compat.h has a version floor" "$floor" '^[0-9]+\.[0-9]+$'
+tap_match "include/tcp_cdg_compat.h has a version floor" "$floor" '^[0-9]+\.[0-9]+$'
 below=${floor%.*}.$((${floor#*.} - 1))
 excl() { [[ $1 =~ $exclusive ]]; }
 for k in "$floor.0" "$floor.0-1-amd64" 4.19.0-27-amd64 5.10.0-46-amd64 6.1.0-57-amd64 \
 	6.12.118+deb12-amd64 7.3.4+deb13-amd64 10.0.0-1-amd64; do
-	if [ -n "$exclusive" ] && excl "$k"; then t_ok "BUILD_EXCLUSIVE_KERNEL accepts $k"
-	else t_fail "BUILD_EXCLUSIVE_KERNEL accepts $k" "/$exclusive/ does not match $k"; fi
+	if [ -n "$exclusive" ] && excl "$k"; then tap_ok "BUILD_EXCLUSIVE_KERNEL accepts $k"
+	else tap_fail "BUILD_EXCLUSIVE_KERNEL accepts $k" "/$exclusive/ does not match $k"; fi
 done
 for k in "$below.0" "$below.14-1-amd64" 4.9.0-19-amd64 3.16.0-6-amd64 2.6.32-5-amd64; do
-	if [ -n "$exclusive" ] && ! excl "$k"; then t_ok "BUILD_EXCLUSIVE_KERNEL rejects $k (below $floor)"
-	else t_fail "BUILD_EXCLUSIVE_KERNEL rejects $k (below $floor)" "/$exclusive/ matches $k"; fi
+	if [ -n "$exclusive" ] && ! excl "$k"; then tap_ok "BUILD_EXCLUSIVE_KERNEL rejects $k (below $floor)"
+	else tap_fail "BUILD_EXCLUSIVE_KERNEL rejects $k (below $floor)" "/$exclusive/ matches $k"; fi
 done
 
 # --- 2. DKMS in each line's chroot ----------------------------------------------
@@ -60,7 +60,7 @@ done
 kb=$(cd "$top/build/kernels" 2>/dev/null && pwd -P || echo "$top/build/kernels")
 dc=$kb/dkms-chroot
 
-suite_of() {	# as scripts/kernels.sh's line_info
+suite_of() {	# as scripts/vm/kernels.sh's line_info
 	case $1 in 5.10) echo bullseye ;; 7.3) echo trixie ;; *) return 1 ;; esac
 }
 
@@ -148,13 +148,13 @@ prepare() {
 boot() {
 	local ko=$1 in=$_tmp/vm-$K rc=0 n
 	if [ -n "${CHECK_SKIP_VM:-}" ]; then
-		t_skip "$K: DKMS-built module in a guest" "CHECK_SKIP_VM is set"; return 0
+		tap_skip "$K: DKMS-built module in a guest" "CHECK_SKIP_VM is set"; return 0
 	fi
 	if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
-		t_skip "$K: DKMS-built module in a guest" "no qemu-system-x86_64"; return 0
+		tap_skip "$K: DKMS-built module in a guest" "no qemu-system-x86_64"; return 0
 	fi
 	if [ ! -r "$kb/root/boot/vmlinuz-$K" ] || [ ! -f "$top/build/$K/tcp_cdg.ko" ]; then
-		t_skip "$K: DKMS-built module in a guest" \
+		tap_skip "$K: DKMS-built module in a guest" \
 			"the harness needs $kb/root/boot/vmlinuz-$K and build/$K/tcp_cdg.ko for its initramfs (make kernels LINES=$line)"
 		return 0
 	fi
@@ -172,45 +172,45 @@ boot() {
 	cat "$_tmp/vm.tap" "$_tmp/vm.err" >>"$_tmp/all.log"
 	n=$(grep -c '^ok ' "$_tmp/vm.tap" || true)
 	if [ "$rc" -eq 0 ] && [ "$n" -gt 0 ] && ! grep -q '^not ok' "$_tmp/vm.tap"; then
-		t_ok "$K: DKMS-built module loads in a $K guest: params_load, $n ok ($((SECONDS - t0)) s)"
+		tap_ok "$K: DKMS-built module loads in a $K guest: params_load, $n ok ($((SECONDS - t0)) s)"
 	else
-		t_fail "$K: DKMS-built module loads in a $K guest (params_load, run.sh status $rc)" \
+		tap_fail "$K: DKMS-built module loads in a $K guest (params_load, run.sh status $rc)" \
 			"$(grep '^not ok' "$_tmp/vm.tap" | head -n 10)" "$(tail -n 5 "$_tmp/vm.err")"
 	fi
 }
 
 for line in ${CDG_DKMS_LINES:-5.10 7.3}; do
-	suite=$(suite_of "$line") || { t_fail "$line: no such line (5.10, 7.3)"; continue; }
+	suite=$(suite_of "$line") || { tap_fail "$line: no such line (5.10, 7.3)"; continue; }
 	K=$(cat "$kb/stamps/chosen-$line" 2>/dev/null || true)
 	if [ -z "$K" ]; then
-		t_skip "$line: DKMS" "scripts/kernels.sh has not fetched it: no $kb/stamps/chosen-$line (make kernels LINES=$line)"
+		tap_skip "$line: DKMS" "scripts/vm/kernels.sh has not fetched it: no $kb/stamps/chosen-$line (make kernels LINES=$line)"
 		continue
 	fi
 	if [ ! -x "$kb/chroot/$suite/usr/bin/make" ]; then
-		t_skip "$line: DKMS" "no $suite chroot in $kb/chroot (make kernels LINES=$line)"
+		tap_skip "$line: DKMS" "no $suite chroot in $kb/chroot (make kernels LINES=$line)"
 		continue
 	fi
 	start=$SECONDS
 	why=
 	if ! prepare "$line"; then
-		t_skip "$line: DKMS" "$why"
+		tap_skip "$line: DKMS" "$why"
 		continue
 	fi
 	dkms_ver=$(in_chroot "$c" dpkg-query -W -f='${Version}' dkms 2>/dev/null || true)
-	t_ok "$line: $suite chroot copy with dkms $dkms_ver and $K's headers ($((SECONDS - start)) s)"
+	tap_ok "$line: $suite chroot copy with dkms $dkms_ver and $K's headers ($((SECONDS - start)) s)"
 	cleaned+=("$c")
 	chroot_clean "$c"
 
-	"$top/scripts/dkms.sh" stage "$c/usr/src/$PKG_NAME-$PKG_VER"
-	t_cmd "$K: dkms add (sources staged by dkms.sh stage)" \
+	"$top/scripts/pkg/dkms.sh" stage "$c/usr/src/$PKG_NAME-$PKG_VER"
+	tap_cmd "$K: dkms add (sources staged by dkms.sh stage)" \
 		in_chroot "$c" dkms add -m "$PKG_NAME" -v "$PKG_VER"
-	t_cmd "$K: dkms build -k $K" in_chroot "$c" dkms build -m "$PKG_NAME" -v "$PKG_VER" -k "$K"
-	t_cmd "$K: dkms install -k $K" in_chroot "$c" dkms install -m "$PKG_NAME" -v "$PKG_VER" -k "$K"
+	tap_cmd "$K: dkms build -k $K" in_chroot "$c" dkms build -m "$PKG_NAME" -v "$PKG_VER" -k "$K"
+	tap_cmd "$K: dkms install -k $K" in_chroot "$c" dkms install -m "$PKG_NAME" -v "$PKG_VER" -k "$K"
 	f=$(ls "$c/lib/modules/$K/updates/dkms"/tcp_cdg.ko* 2>/dev/null | head -n 1 || true)
-	t_match "$K: module in /lib/modules/$K/updates/dkms" "$f" '/tcp_cdg\.ko(\.xz|\.gz|\.zst)?$'
-	t_eq "$K: vermagic is $K's" "$(modinfo -F vermagic "$f" 2>/dev/null | cut -d' ' -f1)" "$K"
-	t_eq "$K: version is dkms.conf's" "$(modinfo -F version "$f" 2>/dev/null)" "$PKG_VER"
-	t_match "$K: dkms status" \
+	tap_match "$K: module in /lib/modules/$K/updates/dkms" "$f" '/tcp_cdg\.ko(\.xz|\.gz|\.zst)?$'
+	tap_eq "$K: vermagic is $K's" "$(modinfo -F vermagic "$f" 2>/dev/null | cut -d' ' -f1)" "$K"
+	tap_eq "$K: version is dkms.conf's" "$(modinfo -F version "$f" 2>/dev/null)" "$PKG_VER"
+	tap_match "$K: dkms status" \
 		"$(in_chroot "$c" dkms status -m "$PKG_NAME" -v "$PKG_VER" -k "$K" 2>/dev/null)" ': installed'
 	boot "$f"
 	# dkms 3 exits 77 for an excluded kernel (its autoinstall skips
@@ -220,15 +220,15 @@ for line in ${CDG_DKMS_LINES:-5.10 7.3}; do
 	cat "$_tmp/excl.log" >>"$_tmp/all.log"
 	want=77
 	case $dkms_ver in 2.*) want=9 ;; esac
-	t_eq "$suite's dkms $dkms_ver refuses 4.9.0-19-amd64 (status $want)" "$rc" "$want"
-	t_match "... because of BUILD_EXCLUSIVE" "$(cat "$_tmp/excl.log")" 'BUILD_EXCLUSIVE'
-	t_cmd "$K: dkms remove --all" in_chroot "$c" dkms remove -m "$PKG_NAME" -v "$PKG_VER" --all
+	tap_eq "$suite's dkms $dkms_ver refuses 4.9.0-19-amd64 (status $want)" "$rc" "$want"
+	tap_match "... because of BUILD_EXCLUSIVE" "$(cat "$_tmp/excl.log")" 'BUILD_EXCLUSIVE'
+	tap_cmd "$K: dkms remove --all" in_chroot "$c" dkms remove -m "$PKG_NAME" -v "$PKG_VER" --all
 	rm -rf "$c/usr/src/$PKG_NAME-$PKG_VER" "$c/var/lib/dkms/$PKG_NAME"
-	t_nofile "$K: module gone from the chroot" "$c/lib/modules/$K/updates/dkms/tcp_cdg.ko" \
+	tap_nofile "$K: module gone from the chroot" "$c/lib/modules/$K/updates/dkms/tcp_cdg.ko" \
 		"$c/lib/modules/$K/updates/dkms/tcp_cdg.ko.xz"
 	diag "$line: took $((SECONDS - start)) s"
 done
-if mounted_under "$kb"; then t_fail "no mount left under $kb" "$(grep " $kb" /proc/self/mounts)"
-else t_ok "no mount left under $kb"; fi
+if mounted_under "$kb"; then tap_fail "no mount left under $kb" "$(grep " $kb" /proc/self/mounts)"
+else tap_ok "no mount left under $kb"; fi
 
 pkg_end

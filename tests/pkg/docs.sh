@@ -35,7 +35,7 @@ norm() {	# a value as modprobe/param_set_bool reads it: Y/N/1/0 -> 1/0
 }
 defaults >"$_tmp/defaults"
 diag "tcp_cdg.c defaults: $(paste -sd" " "$_tmp/defaults")"
-t_eq "tcp_cdg.c: a default for each of its 10 parameters" "$(grep -c = "$_tmp/defaults")" 10
+tap_eq "tcp_cdg.c: a default for each of its 10 parameters" "$(grep -c = "$_tmp/defaults")" 10
 
 # The settings modprobe would apply: "options tcp_cdg a=1 b=2" lines.
 active=$(sed -n 's/^[[:space:]]*options[[:space:]]\{1,\}tcp_cdg[[:space:]]\{1,\}//p' "$ex" | tr ' \t' '\n\n' | grep . || true)
@@ -45,8 +45,8 @@ for kv in $active; do
 	d=$(sed -n "s/^$n=//p" "$_tmp/defaults")
 	[ -n "$d" ] && [ "$(norm "$d")" = "$v" ] || bad="$bad $kv"
 done
-t_eq "the example as shipped sets no value but a default" "${bad# }" ""
-t_eq "no other modprobe directive for tcp_cdg" \
+tap_eq "the example as shipped sets no value but a default" "${bad# }" ""
+tap_eq "no other modprobe directive for tcp_cdg" \
 	"$(grep -E '^[[:space:]]*(install|remove|softdep|blacklist|alias)[[:space:]].*tcp_cdg' "$ex" || true)" ""
 
 # The commented-out lines: one per parameter, each at its default.
@@ -60,15 +60,15 @@ done <"$_tmp/defaults"
 for kv in $shown; do
 	grep -q "^${kv%%=*}=" "$_tmp/defaults" || wrong="$wrong ${kv%%=*}:unknown"
 done
-t_eq "every parameter shown commented out at tcp_cdg.c's default" "${wrong# }" ""
+tap_eq "every parameter shown commented out at tcp_cdg.c's default" "${wrong# }" ""
 
 # backoff_factor multiplies the gradient: a larger one backs off more.
 fac=$(sed -n '/^# backoff_factor/,/^#options tcp_cdg backoff_factor/p' "$ex" | tr '\n' ' ')
-t_match "backoff_factor: the probability is 1 - exp(-gradient * factor)" "$fac" \
+tap_match "backoff_factor: the probability is 1 - exp(-gradient * factor)" "$fac" \
 	'1 - exp\(-gradient[^)]* \* factor[^)]*\)'
-t_match "backoff_factor: larger backs off more readily, 0 never" "$fac" \
+tap_match "backoff_factor: larger backs off more readily, 0 never" "$fac" \
 	'Larger backs off more readily.*0 never backs off'
-t_match "tcp_cdg.c agrees: x = gradient * backoff_factor, back off when a draw exceeds e^-x" \
+tap_match "tcp_cdg.c agrees: x = gradient * backoff_factor, back off when a draw exceeds e^-x" \
 	"$(grep -A1 -E 'u64 x = \(u64\)used \* READ_ONCE\(backoff_factor\)' "$top/tcp_cdg.c" | tr '\n' ' ')" \
 	'nexp_u32'
 
@@ -88,15 +88,15 @@ u_rec=$(col utilization 5 | range) u_def=$(col utilization 3 | range)
 k_rec=$(col "Kleinrock power" 5 | range)
 q_rec=$(col "p95 queueing delay, 20 ms" 5 | range) q_def=$(col "p95 queueing delay, 20 ms" 3 | range)
 s_def=$(col "share against" 3) s_rec=$(col "share against" 5)
-t_match "tuning.md's table read (utilization ranges)" "$u_rec $u_def" '^[0-9.]+-[0-9.]+ [0-9.]+-[0-9.]+$'
+tap_match "tuning.md's table read (utilization ranges)" "$u_rec $u_def" '^[0-9.]+-[0-9.]+ [0-9.]+-[0-9.]+$'
 readme=$(sed -n '/^The opt-in mode that measured best/,/^$/p' "$top/README.md" | tr '\n' ' ' | tr -s ' ')
-t_match "README: utilization $u_rec, defaults $u_def (tuning.md)" "$readme" \
+tap_match "README: utilization $u_rec, defaults $u_def (tuning.md)" "$readme" \
 	"used $(re_quote "$u_rec") of the link on all four paths where the defaults used $(re_quote "$u_def"),"
-t_match "README: $k_rec times bbr's Kleinrock power (tuning.md)" "$readme" \
+tap_match "README: $k_rec times bbr's Kleinrock power (tuning.md)" "$readme" \
 	"at $(re_quote "$k_rec") times bbr's Kleinrock power"
-t_match "README: p95 $q_rec ms at 20 ms against $q_def (tuning.md)" "$readme" \
+tap_match "README: p95 $q_rec ms at 20 ms against $q_def (tuning.md)" "$readme" \
 	"p95 $(re_quote "$q_rec") ms at 20 ms against $(re_quote "$q_def")\\)"
-t_match "README: share against cubic $s_def and $s_rec (tuning.md)" "$readme" \
+tap_match "README: share against cubic $s_def and $s_rec (tuning.md)" "$readme" \
 	"\\($(re_quote "$s_def") and $(re_quote "$s_rec") of the link"
 
 pkg_end

@@ -36,22 +36,22 @@ chown -R "$user:$group" "$ut"
 dest=$_tmp/dest
 notmine() { find "$ut" ! -user "$user" -printf '%P ' | head -c 300; }
 
-t_cmd "as root in $user's tree: make install KVER=$k DESTDIR=..." \
+tap_cmd "as root in $user's tree: make install KVER=$k DESTDIR=..." \
 	make -s -C "$ut" install KVER="$k" DESTDIR="$dest"
-t_file "the build is in the tree" "$ut/build/$k/tcp_cdg.ko"
-t_eq "make install left no file in the tree that $user does not own" "$(notmine)" ""
+tap_file "the build is in the tree" "$ut/build/$k/tcp_cdg.ko"
+tap_eq "make install left no file in the tree that $user does not own" "$(notmine)" ""
 
 openssl req -new -x509 -nodes -days 1 -newkey rsa:2048 -sha256 \
 	-subj "/CN=tcp_cdg owner test" -keyout "$_tmp/key.pem" \
 	-outform DER -out "$_tmp/cert.der" >>"$_tmp/all.log" 2>&1
-t_cmd "as root: make install KEY= CERT= (signs in build/$k)" \
+tap_cmd "as root: make install KEY= CERT= (signs in build/$k)" \
 	make -s -C "$ut" install KVER="$k" DESTDIR="$dest" KEY="$_tmp/key.pem" CERT="$_tmp/cert.der"
-t_eq "make install KEY= CERT= left no file that $user does not own" "$(notmine)" ""
+tap_eq "make install KEY= CERT= left no file that $user does not own" "$(notmine)" ""
 
 echo '/* changed by the test */' >>"$ut/tcp_cdg.c"
-t_cmd "then as $user: make ko KVER=$k rebuilds in the same build/$k" \
+tap_cmd "then as $user: make ko KVER=$k rebuilds in the same build/$k" \
 	runuser -u "$user" -- make -s -C "$ut" ko KVER="$k"
-t_cmd "make uninstall KVER=$k DESTDIR=..." make -s -C "$ut" uninstall KVER="$k" DESTDIR="$dest"
+tap_cmd "make uninstall KVER=$k DESTDIR=..." make -s -C "$ut" uninstall KVER="$k" DESTDIR="$dest"
 
 # --- a /lib/modules of our own ---------------------------------------------------
 kdir=$(readlink -f "/lib/modules/$k/build")
@@ -76,37 +76,37 @@ NS_CMD="make -s headers-check"
 out=$(ns "mkdir -p /lib/modules/$running /lib/modules/99.0.0-newest
 	ln -s '$kdir' /lib/modules/$running/build
 	ln -s '$kdir' /lib/modules/99.0.0-newest/build")
-t_match "no KVER, running kernel has headers: builds for it, not the newest" \
+tap_match "no KVER, running kernel has headers: builds for it, not the newest" \
 	"$out" "building against $(re_quote "$running") headers"
 out=$(ns "mkdir -p /lib/modules/98.0.0-older /lib/modules/99.0.0-newest
 	ln -s '$kdir' /lib/modules/98.0.0-older/build
 	ln -s '$kdir' /lib/modules/99.0.0-newest/build")
-t_match "no KVER, running kernel has no headers: builds for the newest" \
+tap_match "no KVER, running kernel has no headers: builds for the newest" \
 	"$out" "building against 99\\.0\\.0-newest headers"
 
 NS_CMD="make -s uninstall"
 out=$(ns "$have_fake")
-t_match "uninstall, no KVER, no headers: fails" "$out" 'status [1-9][0-9]*$'
-t_match "uninstall, no KVER, no headers: says there are none and to pass KVER=" \
+tap_match "uninstall, no KVER, no headers: fails" "$out" 'status [1-9][0-9]*$'
+tap_match "uninstall, no KVER, no headers: says there are none and to pass KVER=" \
 	"$out" "no kernel headers.*KVER="
-t_match "uninstall, no KVER, no headers: names the kernel that has the module" "$out" "for: $(re_quote "$fake")"
-t_match "uninstall, no KVER, no headers: left the module" \
+tap_match "uninstall, no KVER, no headers: names the kernel that has the module" "$out" "for: $(re_quote "$fake")"
+tap_match "uninstall, no KVER, no headers: left the module" \
 	"$(NS_CMD="ls /lib/modules/$fake/updates" ns "$have_fake; make -s uninstall >/dev/null 2>&1 || true")" \
 	"tcp_cdg\\.ko"
 
 out=$(ns "$have_fake; mkdir -p /lib/modules/$k; ln -s '$kdir' /lib/modules/$k/build")
-t_match "uninstall, no KVER, default kernel lacks it, $fake has it: fails" "$out" 'status [1-9][0-9]*$'
-t_match "... and names the default it tried, where it is, and KVER=" "$out" \
+tap_match "uninstall, no KVER, default kernel lacks it, $fake has it: fails" "$out" 'status [1-9][0-9]*$'
+tap_match "... and names the default it tried, where it is, and KVER=" "$out" \
 	"$(re_quote "$k").*installed for: $(re_quote "$fake").*KVER="
 
 NS_CMD="make -s uninstall KVER=$fake; ls /lib/modules/$fake/updates 2>&1"
 out=$(ns "$have_fake")
-t_match "uninstall KVER=$fake without headers removes it" "$out" "removed /lib/modules/$(re_quote "$fake")/updates/tcp_cdg\\.ko"
-t_match "uninstall KVER=$fake: gone" "$out" "No such file"
+tap_match "uninstall KVER=$fake without headers removes it" "$out" "removed /lib/modules/$(re_quote "$fake")/updates/tcp_cdg\\.ko"
+tap_match "uninstall KVER=$fake: gone" "$out" "No such file"
 
 NS_CMD="make -s uninstall"
 out=$(ns "mkdir -p /lib/modules/$k; ln -s '$kdir' /lib/modules/$k/build")
-t_match "uninstall, no KVER, installed nowhere, headers there: succeeds" "$out" 'status 0$'
-t_eq "no mount left behind" "$(grep -c tcp-cdg-test /proc/self/mounts || true)" 0
+tap_match "uninstall, no KVER, installed nowhere, headers there: succeeds" "$out" 'status 0$'
+tap_eq "no mount left behind" "$(grep -c tcp-cdg-test /proc/self/mounts || true)" 0
 
 pkg_end

@@ -17,27 +17,27 @@ dest=$_tmp/destdir
 for k in $KERNELS; do
 	kre=$(re_quote "$k")
 	own=$(module_path "$k" kernel/net/ipv4)
-	t_cmd "$k: make install DESTDIR=..." tmake install KVER="$k" DESTDIR="$dest"
+	tap_cmd "$k: make install DESTDIR=..." tmake install KVER="$k" DESTDIR="$dest"
 	f=$(ls "$dest/lib/modules/$k/updates"/tcp_cdg.ko* 2>/dev/null | head -n 1 || true)
-	t_match "$k: DESTDIR/lib/modules/$k/updates/tcp_cdg.ko*" "$f" "/lib/modules/$kre/updates/tcp_cdg\\.ko"
-	t_eq "$k: DESTDIR module compressed like the kernel's" "${f##*.ko}" "${own##*.ko}"
-	t_eq "$k: DESTDIR module version" "$(modinfo -F version "$f" 2>/dev/null)" "$PKG_VER"
-	t_eq "$k: no depmod index written into a bare DESTDIR" \
+	tap_match "$k: DESTDIR/lib/modules/$k/updates/tcp_cdg.ko*" "$f" "/lib/modules/$kre/updates/tcp_cdg\\.ko"
+	tap_eq "$k: DESTDIR module compressed like the kernel's" "${f##*.ko}" "${own##*.ko}"
+	tap_eq "$k: DESTDIR module version" "$(modinfo -F version "$f" 2>/dev/null)" "$PKG_VER"
+	tap_eq "$k: no depmod index written into a bare DESTDIR" \
 		"$(ls "$dest/lib/modules/$k"/modules.* 2>/dev/null)" ""
-	t_cmd "$k: make uninstall DESTDIR=..." tmake uninstall KVER="$k" DESTDIR="$dest"
-	t_eq "$k: DESTDIR holds no file after uninstall" "$(find "$dest" -type f)" ""
+	tap_cmd "$k: make uninstall DESTDIR=..." tmake uninstall KVER="$k" DESTDIR="$dest"
+	tap_eq "$k: DESTDIR holds no file after uninstall" "$(find "$dest" -type f)" ""
 
-	t_cmd "$k: make install (real /lib/modules)" tmake install KVER="$k"
+	tap_cmd "$k: make install (real /lib/modules)" tmake install KVER="$k"
 	f=$(module_path "$k" updates)
-	t_match "$k: /lib/modules/$k/updates/tcp_cdg.ko*" "$f" "^/lib/modules/$kre/updates/tcp_cdg\\.ko"
-	t_eq "$k: modinfo version" "$(modinfo -F version "$f" 2>/dev/null)" "$PKG_VER"
-	t_eq "$k: depmod ran: modprobe resolves tcp_cdg to ours" \
+	tap_match "$k: /lib/modules/$k/updates/tcp_cdg.ko*" "$f" "^/lib/modules/$kre/updates/tcp_cdg\\.ko"
+	tap_eq "$k: modinfo version" "$(modinfo -F version "$f" 2>/dev/null)" "$PKG_VER"
+	tap_eq "$k: depmod ran: modprobe resolves tcp_cdg to ours" \
 		"$(modinfo -k "$k" -F filename tcp_cdg 2>/dev/null)" "$f"
-	t_cmd "$k: make uninstall" tmake uninstall KVER="$k"
-	t_nofile "$k: module and updates/ removed" "$f" "/lib/modules/$k/updates"
-	t_match "$k: modprobe resolves tcp_cdg to the in-tree module again" \
+	tap_cmd "$k: make uninstall" tmake uninstall KVER="$k"
+	tap_nofile "$k: module and updates/ removed" "$f" "/lib/modules/$k/updates"
+	tap_match "$k: modprobe resolves tcp_cdg to the in-tree module again" \
 		"$(modinfo -k "$k" -F filename tcp_cdg 2>/dev/null)" "^/lib/modules/$kre/kernel/net/ipv4/tcp_cdg\\.ko"
 done
-t_cmd "make uninstall when nothing is installed succeeds" tmake uninstall
+tap_cmd "make uninstall when nothing is installed succeeds" tmake uninstall
 
 pkg_end

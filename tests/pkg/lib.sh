@@ -4,12 +4,10 @@
 # Helpers for the host-side packaging tests (tests/pkg/*.sh), sourced.
 # They run as root on the build machine and never load a module here.
 #
-# TAP, as in tests/vm/lib.sh: one line per result on stdout,
-#   ok N - TEST: name | not ok N - TEST: name | ok N - TEST: name # SKIP why
-# diagnostics on stderr.  A test ends with pkg_end, which checks that the
-# machine is as the test found it (that check is a result of its own), and
-# exits 1 if anything failed.  A test that dies half way gets a "not ok ...
-# aborted" line; its cleanup runs in every case.
+# TAP as tests/lib/tap.sh describes it.  A test ends with pkg_end, which
+# checks that the machine is as the test found it (that check is a result
+# of its own), then tap_end.  A test that dies half way gets a "not ok ...
+# aborted" line with the end of its log; its cleanup runs in every case.
 #
 # What a test changes is confined to tcp-cdg: /usr/src/tcp-cdg-*, the DKMS
 # tree's tcp-cdg, the tcp-cdg-dkms package, tcp_cdg.ko* under
@@ -18,60 +16,13 @@
 # test (bookworm's dkms 3.0.10 makes one at its first build).  A machine
 # that already has tcp-cdg installed is not touched: the test skips.
 
-set -eu
-set -o pipefail
-set -E
+# TAP, cleanup_add and the exit trap: tests/lib/tap.sh.
+# shellcheck source=../lib/tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/tap.sh"
 
-TEST_NAME=${TEST_NAME:-$(basename "$0" .sh)}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PKG_NAME=$(sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' "$top/dkms.conf")
 PKG_VER=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
-
-# --- TAP ----------------------------------------------------------------------
-_n=0 _failed=0 _ended=0
-diag() { printf '%s\n' "$@" | sed 's/^/# /' >&2; }
-t_ok() { _n=$((_n + 1)); echo "ok $_n - $TEST_NAME: $1"; }
-t_fail() {	# t_fail NAME [DIAG...]
-	_n=$((_n + 1)) _failed=$((_failed + 1))
-	echo "not ok $_n - $TEST_NAME: $1"
-	shift
-	[ $# -eq 0 ] || diag "$@"
-}
-t_skip() { _n=$((_n + 1)); echo "ok $_n - $TEST_NAME: $1 # SKIP $2"; }
-t_eq() {	# t_eq NAME GOT WANT
-	if [ "$2" = "$3" ]; then t_ok "$1"; else t_fail "$1" "got '$2', want '$3'"; fi
-}
-t_match() {	# t_match NAME STRING ERE
-	if [[ $2 =~ $3 ]]; then t_ok "$1"; else t_fail "$1" "'$2' does not match /$3/"; fi
-}
-# A string as an ERE matching itself ("6.12.118+deb12" has a '+').
-re_quote() { printf '%s' "$1" | sed 's/[][\\.*^$+?(){}|]/\\&/g'; }
-t_cmd() {	# t_cmd NAME CMD...: ok when CMD succeeds; its output goes to the log
-	local name=$1 rc=0
-	shift
-	"$@" >"$_tmp/cmd.log" 2>&1 || rc=$?
-	cat "$_tmp/cmd.log" >>"$_tmp/all.log"
-	if [ "$rc" -eq 0 ]; then t_ok "$name"
-	else t_fail "$name" "command failed ($rc): $*" "$(tail -n 15 "$_tmp/cmd.log")"; fi
-	return 0
-}
-t_file() {	# t_file NAME PATH: ok when PATH exists
-	if [ -e "$2" ]; then t_ok "$1"; else t_fail "$1" "no $2"; fi
-}
-t_nofile() {	# t_nofile NAME PATH...: ok when none of PATH exists
-	local name=$1 f left=()
-	shift
-	for f in "$@"; do [ -e "$f" ] && left+=("$f"); done
-	if [ ${#left[@]} -eq 0 ]; then t_ok "$name"; else t_fail "$name" "still there: ${left[*]}"; fi
-}
-
-skip_all() {	# the whole test cannot run here: a missing prerequisite
-	[ "$_n" -eq 0 ] || { t_fail "skip_all after results: $1"; pkg_end; }
-	t_skip "all" "$1"
-	_ended=1
-	echo "1..$_n"
-	exit 0
-}
 
 # --- prerequisites ------------------------------------------------------------
 require_root() { [ "$(id -u)" -eq 0 ] || skip_all "needs root (installs into /usr/src and /lib/modules)"; }
@@ -104,10 +55,12 @@ module_path() {	# module_path KVER DIR (DIR relative to /lib/modules/KVER)
 # One packaging test at a time on this machine, whichever clone runs it:
 # they share /lib/modules and the DKMS tree.
 exec 8>/run/lock/tcp-cdg-pkg-tests.lock
-flock -w 1800 8 || { echo "not ok 1 - $TEST_NAME: another packaging test holds the lock"; exit 1; }
+flock -w 1800 8 || { tap_fail "another packaging test holds the lock"; tap_end; }
 
 _tmp=$(mktemp -d /tmp/tcp-cdg-pkg.XXXXXX)
-: >"$_tmp/all.log"
+TAP_LOG=$_tmp/all.log
+: >"$TAP_LOG"
+cleanup_add 'rm -rf "$_tmp"'
 
 # A copy of the source tree for `make` to build in, so that a test never
 # races the VM harness over build/KVER/tcp_cdg.ko in the work tree.
@@ -169,23 +122,8 @@ pkg_cleanup() {
 	[ -n "$_mok_before" ] || rm -f /var/lib/dkms/mok.key /var/lib/dkms/mok.pub
 }
 
-_err_line='' _err_cmd=''
-trap '_err_line=$LINENO _err_cmd=$BASH_COMMAND' ERR
-_exit() {
-	local rc=$?
-	trap - ERR
-	set +e
-	if [ "$_ended" -eq 0 ]; then
-		t_fail "aborted (status $rc) at line ${_err_line:-?}: ${_err_cmd:-?}" \
-			"$(tail -n 15 "$_tmp/all.log")"
-		echo "1..$_n"
-		rc=1
-	fi
-	pkg_cleanup
-	rm -rf "$_tmp"
-	exit "$rc"
-}
-trap _exit EXIT
+# Whatever a test left is undone however it ended (before $_tmp goes).
+cleanup_add pkg_cleanup
 
 # pkg_end: check that the machine is as the test found it -- what the test
 # ran to uninstall must have done that -- then clean up anyway, and report.
@@ -193,15 +131,11 @@ pkg_end() {
 	local before=$_tmp/state.before after=$_tmp/state.after
 	state >"$after"
 	if cmp -s "$before" "$after"; then
-		t_ok "machine left as found (DKMS tree, /usr/src, /lib/modules, dpkg)"
+		tap_ok "machine left as found (DKMS tree, /usr/src, /lib/modules, dpkg)"
 	else
-		t_fail "machine left as found" "$(diff "$before" "$after" | head -n 20)"
+		tap_fail "machine left as found" "$(diff "$before" "$after" | head -n 20)"
 	fi
-	pkg_cleanup
-	_ended=1
-	echo "1..$_n"
-	[ "$_failed" -eq 0 ] || exit 1
-	exit 0
+	tap_end
 }
 
 # Make in the copied tree, output to the test's log (and stderr on failure).

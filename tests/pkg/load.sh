@@ -16,12 +16,12 @@ for target in "load ARGS=window=16" unload; do
 	# shellcheck disable=SC2086
 	tmake $target >"$_tmp/out" 2>&1 || rc=$?
 	out=$(cat "$_tmp/out")
-	t_match "make $target fails" "$rc" '^[1-9]'
-	t_match "make $target says the kernel cannot load modules" "$out" \
+	tap_match "make $target fails" "$rc" '^[1-9]'
+	tap_match "make $target says the kernel cannot load modules" "$out" \
 		"running kernel $(re_quote "$(uname -r)") cannot load modules"
-	t_match "make $target names CONFIG_MODULES and the VM route" "$out" \
+	tap_match "make $target names CONFIG_MODULES and the VM route" "$out" \
 		"CONFIG_MODULES.*make check-vm"
 done
-t_eq "make load built nothing" "$(ls "$TREE/build" 2>/dev/null)" ""
+tap_eq "make load built nothing" "$(ls "$TREE/build" 2>/dev/null)" ""
 
 pkg_end

@@ -23,7 +23,7 @@ require_kernels
 line=$(awk '/^## / { sec = ($0 == "## On a real host") }
 	sec && /^```/ { fence = !fence; next }
 	sec && fence && /dkms/' "$top/README.md")
-t_eq "README's real-host block has one DKMS line" "$(printf '%s\n' "$line" | grep -c .)" 1
+tap_eq "README's real-host block has one DKMS line" "$(printf '%s\n' "$line" | grep -c .)" 1
 diag "README: $line"
 
 # A used checkout: the copy plus the directories that must not reach /usr/src.
@@ -44,8 +44,8 @@ fi
 rc=0
 (cd "$TREE" && PATH=$_tmp/bin:$PATH bash -euc "$line") >"$_tmp/line.log" 2>&1 || rc=$?
 cat "$_tmp/line.log" >>"$_tmp/all.log"
-if [ "$rc" -eq 0 ]; then t_ok "the README's line runs: $line"
-else t_fail "the README's line runs: $line" "status $rc" "$(tail -n 15 "$_tmp/line.log")"; fi
+if [ "$rc" -eq 0 ]; then tap_ok "the README's line runs: $line"
+else tap_fail "the README's line runs: $line" "status $rc" "$(tail -n 15 "$_tmp/line.log")"; fi
 
 # What the module build needs, and nothing else.
 srcdir=/usr/src/$PKG_NAME-$PKG_VER
@@ -53,12 +53,12 @@ srcdir=/usr/src/$PKG_NAME-$PKG_VER
 	sort >"$_tmp/want"
 (cd "$srcdir" 2>/dev/null && find . -mindepth 1 -printf '%P\n') | sort >"$_tmp/got" || true
 # "+ name": in /usr/src but not wanted (the first 10), "- name": missing.
-t_eq "$srcdir holds the module's sources and nothing else" \
+tap_eq "$srcdir holds the module's sources and nothing else" \
 	"$(diff "$_tmp/want" "$_tmp/got" | sed -n 's/^> /+ /p; s/^< /- /p' | head -n 10 | paste -sd' ')" ""
-t_match "dkms status: installed for a kernel" \
+tap_match "dkms status: installed for a kernel" \
 	"$(dkms status -m "$PKG_NAME" -v "$PKG_VER" 2>/dev/null)" ": installed"
 
-t_cmd "make dkms-remove (the README's undo)" tmake dkms-remove
-t_nofile "nothing left in /usr/src and the DKMS tree" "$srcdir" "/var/lib/dkms/$PKG_NAME"
+tap_cmd "make dkms-remove (the README's undo)" tmake dkms-remove
+tap_nofile "nothing left in /usr/src and the DKMS tree" "$srcdir" "/var/lib/dkms/$PKG_NAME"
 
 pkg_end

@@ -30,33 +30,33 @@ mkkey two "tcp_cdg test key two"
 dest=$_tmp/destdir
 for k in $KERNELS; do
 	ko=$TREE/build/$k/tcp_cdg.ko
-	t_cmd "$k: make sign KEY=one" tmake sign KVER="$k" KEY="$_tmp/one.pem" CERT="$_tmp/one.der"
-	t_eq "$k: sig_id" "$(modinfo -F sig_id "$ko" 2>/dev/null)" "PKCS#7"
-	t_eq "$k: signer" "$(modinfo -F signer "$ko" 2>/dev/null)" "tcp_cdg test key one"
-	t_eq "$k: sig_hashalgo" "$(modinfo -F sig_hashalgo "$ko" 2>/dev/null)" sha256
-	t_eq "$k: sig_key is the certificate's serial" \
+	tap_cmd "$k: make sign KEY=one" tmake sign KVER="$k" KEY="$_tmp/one.pem" CERT="$_tmp/one.der"
+	tap_eq "$k: sig_id" "$(modinfo -F sig_id "$ko" 2>/dev/null)" "PKCS#7"
+	tap_eq "$k: signer" "$(modinfo -F signer "$ko" 2>/dev/null)" "tcp_cdg test key one"
+	tap_eq "$k: sig_hashalgo" "$(modinfo -F sig_hashalgo "$ko" 2>/dev/null)" sha256
+	tap_eq "$k: sig_key is the certificate's serial" \
 		"$(modinfo -F sig_key "$ko" 2>/dev/null)" "$(serial "$_tmp/one.der")"
 	size1=$(stat -c %s "$ko")
 
-	t_cmd "$k: make sign again, KEY=two" tmake sign KVER="$k" KEY="$_tmp/two.pem" CERT="$_tmp/two.der"
-	t_eq "$k: re-signed: signer is key two" "$(modinfo -F signer "$ko" 2>/dev/null)" "tcp_cdg test key two"
+	tap_cmd "$k: make sign again, KEY=two" tmake sign KVER="$k" KEY="$_tmp/two.pem" CERT="$_tmp/two.der"
+	tap_eq "$k: re-signed: signer is key two" "$(modinfo -F signer "$ko" 2>/dev/null)" "tcp_cdg test key two"
 	n=$(grep -c -a 'Module signature appended' "$ko" || true)
-	t_eq "$k: exactly one signature after signing twice" "$n" 1
+	tap_eq "$k: exactly one signature after signing twice" "$n" 1
 	# Same key size and hash: the same length once the old one is gone.
-	t_eq "$k: same size as after the first signature" "$(stat -c %s "$ko")" "$size1"
+	tap_eq "$k: same size as after the first signature" "$(stat -c %s "$ko")" "$size1"
 
 	rc=0
 	tmake sign KVER="$k" >"$_tmp/nokey.log" 2>&1 || rc=$?
 	if [ "$rc" -ne 0 ] && grep -q 'KEY=' "$_tmp/nokey.log"; then
-		t_ok "$k: make sign without KEY fails and says what it needs"
+		tap_ok "$k: make sign without KEY fails and says what it needs"
 	else
-		t_fail "$k: make sign without KEY fails and says what it needs" "status $rc" "$(cat "$_tmp/nokey.log")"
+		tap_fail "$k: make sign without KEY fails and says what it needs" "status $rc" "$(cat "$_tmp/nokey.log")"
 	fi
 
-	t_cmd "$k: make install KEY= CERT= DESTDIR=" \
+	tap_cmd "$k: make install KEY= CERT= DESTDIR=" \
 		tmake install KVER="$k" DESTDIR="$dest" KEY="$_tmp/one.pem" CERT="$_tmp/one.der"
 	f=$(ls "$dest/lib/modules/$k/updates"/tcp_cdg.ko* 2>/dev/null | head -n 1 || true)
-	t_eq "$k: installed module is signed by key one" \
+	tap_eq "$k: installed module is signed by key one" \
 		"$(modinfo -F signer "$f" 2>/dev/null)" "tcp_cdg test key one"
 	rm -rf "$dest"
 done

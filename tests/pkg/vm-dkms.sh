@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The DKMS-installed module inside a guest, per kernel that has headers
-# here and a vmlinuz in build/kernels/root (scripts/kernels.sh's, which the
+# here and a vmlinuz in build/kernels/root (scripts/vm/kernels.sh's, which the
 # VM suite boots) or in /boot: `make dkms-install KVER=K` here, then one boot of K
-# (scripts/vm/run.sh, as is) running tests/vm/guest/pkg_dkms.sh with this
+# (scripts/vm/run.sh, as is) running tests/pkg/guest/dkms.sh with this
 # kernel's updates/ tree, the example modprobe.d (window uncommented and
 # set to 16, as a user would) and sysctl.d files and a `make sign` build
 # shared on /out/pkg; then `make dkms-remove KVER=K`.
@@ -32,16 +32,16 @@ for k in $KERNELS; do
 	elif [ -r "/boot/vmlinuz-$k" ]; then
 		export CDG_KROOT=/
 	else
-		t_skip "$k: guest" "no vmlinuz-$k in build/kernels/root (make kernels) or /boot"
+		tap_skip "$k: guest" "no vmlinuz-$k in build/kernels/root (make kernels) or /boot"
 		continue
 	fi
 	# run.sh's initramfs carries build/K/tcp_cdg.ko of the work tree.
 	if ! make -s -C "$top" ko KVER="$k" KDIR="${CDG_KROOT%/}/lib/modules/$k/build" >>"$_tmp/all.log" 2>&1; then
-		t_fail "$k: make ko for the VM harness" "$(tail -n 10 "$_tmp/all.log")"
+		tap_fail "$k: make ko for the VM harness" "$(tail -n 10 "$_tmp/all.log")"
 		continue
 	fi
-	t_cmd "$k: make dkms-install" tmake dkms-install KVER="$k"
-	t_cmd "$k: make sign (throwaway key)" \
+	tap_cmd "$k: make dkms-install" tmake dkms-install KVER="$k"
+	tap_cmd "$k: make sign (throwaway key)" \
 		tmake sign KVER="$k" KEY="$_tmp/key.pem" CERT="$_tmp/cert.der"
 
 	out=$_tmp/out-$k
@@ -52,7 +52,7 @@ for k in $KERNELS; do
 	# as a user would, uncommenting window, which the guest checks is 16.
 	sed -i 's/^#options tcp_cdg window=8$/options tcp_cdg window=16/' "$out/pkg/modprobe.d/tcp_cdg.conf"
 	grep -qx 'options tcp_cdg window=16' "$out/pkg/modprobe.d/tcp_cdg.conf" ||
-		t_fail "$k: modprobe.d example has no '#options tcp_cdg window=8' line to uncomment"
+		tap_fail "$k: modprobe.d example has no '#options tcp_cdg window=8' line to uncomment"
 	cp "$TREE/build/$k/tcp_cdg.ko" "$out/pkg/signed/"
 	echo "$PKG_VER" >"$out/pkg/version"
 	modinfo -F signer "$(module_path "$k" updates/dkms)" >"$out/pkg/dkms_signer" 2>/dev/null || true
@@ -61,37 +61,37 @@ for k in $KERNELS; do
 	# Re-report the guest's lines under this test's numbering.
 	start=$SECONDS
 	rc=0
-	"$top/scripts/vm/run.sh" --kver "$k" --in "$out" --timeout 240 guest/pkg_dkms \
+	"$top/scripts/vm/run.sh" --kver "$k" --in "$out" --timeout 240 tests/pkg/guest/dkms \
 		>"$_tmp/vm.tap" 2>"$_tmp/vm.err" || rc=$?
 	booted=$((booted + 1))
 	while IFS= read -r line; do
 		case $line in
 		"not ok "*)
 			name=${line#not ok }; name=${name#* - }
-			t_fail "$k: guest: $name" ;;
+			tap_fail "$k: guest: $name" ;;
 		"ok "*)
 			name=${line#ok }; name=${name#* - }
 			case $name in
-			*" # SKIP "*) t_skip "$k: guest: ${name%% # SKIP *}" "${name#* # SKIP }" ;;
-			*) t_ok "$k: guest: $name" ;;
+			*" # SKIP "*) tap_skip "$k: guest: ${name%% # SKIP *}" "${name#* # SKIP }" ;;
+			*) tap_ok "$k: guest: $name" ;;
 			esac ;;
 		"#"*) echo "$line" >&2 ;;
 		esac
 	done <"$_tmp/vm.tap"
 	grep -q '^ok .*pkg_dkms: .*version' "$_tmp/vm.tap" ||
-		t_fail "$k: guest ran the checks (run.sh status $rc)" "$(tail -n 15 "$_tmp/vm.err")"
+		tap_fail "$k: guest ran the checks (run.sh status $rc)" "$(tail -n 15 "$_tmp/vm.err")"
 	# A harness failure after the checks (kernel warning, lost exit status)
 	# comes as a "not ok" line, reported above; any other non-zero status
 	# is a failure too.
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$_tmp/vm.tap"; then
-		t_fail "$k: run.sh exited $rc" "$(tail -n 15 "$_tmp/vm.err")"
+		tap_fail "$k: run.sh exited $rc" "$(tail -n 15 "$_tmp/vm.err")"
 	fi
 	grep '^# run.sh' "$_tmp/vm.err" >&2 || true
 	diag "$k: guest run took $((SECONDS - start)) s (run.sh status $rc)"
 
-	t_cmd "$k: make dkms-remove" tmake dkms-remove KVER="$k"
-	t_eq "$k: no module left in updates/dkms" "$(module_path "$k" updates/dkms)" ""
+	tap_cmd "$k: make dkms-remove" tmake dkms-remove KVER="$k"
+	tap_eq "$k: no module left in updates/dkms" "$(module_path "$k" updates/dkms)" ""
 done
-[ "$booted" -gt 0 ] || t_skip "guest" "no kernel with both headers and a vmlinuz"
+[ "$booted" -gt 0 ] || tap_skip "guest" "no kernel with both headers and a vmlinuz"
 
 pkg_end

@@ -4,52 +4,16 @@
 # Helpers for the VM tests (sourced; each test runs alone in a fresh guest
 # booted by scripts/vm/run.sh, as root, with bash).
 #
-# TAP: every result is exactly one line on stdout,
-#   ok N - TEST: name            tap_ok, tap_eq, tap_match, tap_cmd
-#   not ok N - TEST: name        tap_fail (diagnostics follow as "# " lines)
-#   ok N - TEST: name # SKIP why tap_skip, skip_all
-# Anything else a test prints must start with "# " (diag) or go to stderr
-# (the guest's /init prefixes stderr with "# ").  A test ends with tap_end,
-# which exits 1 if any check failed.  A test that dies half way (set -e)
-# gets a "not ok ... aborted at line L" from the EXIT trap, after which the
-# registered cleanups run in reverse order (cleanup_add).
+# TAP as tests/lib/tap.sh describes it (the guest's /init prefixes
+# stderr with "# ").
 #
 # Do not `dmesg -C` in a test: the harness checks the kernel log after the
 # test for warnings, from the mark it wrote before the test started.  Use
 # kmsg_mark / dmesg_since to look at the lines of one step.
 
-set -eu
-set -o pipefail
-set -E	# ERR trap in functions too
-
-TEST_NAME=${CDG_TEST:-$(basename "$0" .sh)}
-
-# --- TAP -------------------------------------------------------------------
-_tap_n=0
-_tap_failed=0
-_tap_ended=0
-
-diag() { local l; while IFS= read -r l; do printf '# %s\n' "$l"; done <<< "$*"; }
-
-tap_ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $TEST_NAME: $1"; }
-
-tap_fail() {	# tap_fail NAME [DIAG...]
-	_tap_n=$((_tap_n + 1))
-	_tap_failed=$((_tap_failed + 1))
-	echo "not ok $_tap_n - $TEST_NAME: $1"
-	shift
-	[ $# -eq 0 ] || diag "$*"
-}
-
-tap_skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $TEST_NAME: $1 # SKIP $2"; }
-
-# The whole test cannot run here (a missing prerequisite, never a failure).
-skip_all() {
-	[ "$_tap_n" -eq 0 ] || { tap_fail "skip_all after results: $1"; tap_end; }
-	tap_skip "all" "$1"
-	_tap_ended=1
-	exit 0
-}
+# TAP, cleanup_add and the exit trap: tests/lib/tap.sh.
+# shellcheck source=../lib/tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/tap.sh"
 
 # need_tracefs: T is the tracefs mount, mounted here if it was not;
 # without tracefs the test has nothing to read and skips.
@@ -58,66 +22,6 @@ need_tracefs() {
 	[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null ||
 		skip_all "no tracefs"
 }
-
-tap_eq() {	# tap_eq NAME GOT WANT
-	if [ "$2" = "$3" ]; then tap_ok "$1"
-	else tap_fail "$1" "got '$2', want '$3'"; fi
-}
-
-tap_match() {	# tap_match NAME STRING ERE
-	if [[ $2 =~ $3 ]]; then tap_ok "$1"
-	else tap_fail "$1" "'$2' does not match /$3/"; fi
-}
-
-tap_nomatch() {	# tap_nomatch NAME STRING ERE
-	if [[ $2 =~ $3 ]]; then tap_fail "$1" "'$2' matches /$3/"
-	else tap_ok "$1"; fi
-}
-
-tap_cmd() {	# tap_cmd NAME CMD...: ok when CMD succeeds
-	local name=$1 out
-	shift
-	if out=$("$@" 2>&1); then tap_ok "$name"
-	else tap_fail "$name" "command failed: $*" "$out"; fi
-}
-
-tap_end() {
-	_tap_ended=1
-	[ "$_tap_failed" -eq 0 ] || exit 1
-	exit 0
-}
-
-# --- cleanup -----------------------------------------------------------------
-_cleanups=()
-cleanup_add() { _cleanups+=("$*"); }	# run at exit, last added first
-
-_lib_err_line=
-_lib_err_cmd=
-trap '_lib_err_line=$LINENO _lib_err_cmd=$BASH_COMMAND' ERR
-
-_lib_exit() {
-	local rc=$? i
-	trap - ERR
-	set +e
-	if [ "$_tap_ended" -eq 0 ]; then
-		if [ -n "$_lib_signal" ]; then
-			tap_fail "killed by SIG$_lib_signal (the guest's timeout?)"
-		elif [ -n "$_lib_err_line" ]; then
-			tap_fail "aborted (status $rc) at line $_lib_err_line: $_lib_err_cmd"
-		else
-			tap_fail "exited (status $rc) before tap_end"
-		fi
-		rc=1
-	fi
-	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do
-		eval "${_cleanups[i]}" >/dev/null 2>&1
-	done
-	exit "$rc"
-}
-trap _lib_exit EXIT
-_lib_signal=
-trap '_lib_signal=TERM; exit 143' TERM
-trap '_lib_signal=INT; exit 130' INT
 
 # --- prerequisites -------------------------------------------------------------
 require_cmd() {

@@ -3,7 +3,7 @@
  * tcp_fct - flow completion times of short TCP transfers, for the benchmark.
  *
  * Built statically on the host by scripts/vm/mkinitramfs.sh and run in the
- * guest by tests/vm/guest/bench.sh.  iperf3 cannot time a short transfer
+ * guest by scripts/bench/guest/bench.sh.  iperf3 cannot time a short transfer
  * (its sender stops the clock when the data is in the socket buffer), so
  * this times one request/response exchange per transfer instead:
  *

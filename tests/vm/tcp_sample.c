@@ -3,7 +3,7 @@
  * tcp_sample - `ss -tin` and `tc -s qdisc` at a fixed rate, for the benchmark.
  *
  * Built statically on the host by scripts/vm/mkinitramfs.sh and run in the
- * guest by tests/vm/guest/bench.sh.  Under QEMU TCG one exec of ss costs
+ * guest by scripts/bench/guest/bench.sh.  Under QEMU TCG one exec of ss costs
  * 150-300 ms (dynamic loading of its libraries), so a shell loop cannot
  * sample at 10 Hz, and its CPU would disturb the flows it measures.  This
  * asks the kernel the same questions as ss -tin (inet_diag: TCP_INFO and

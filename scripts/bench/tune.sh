@@ -3,16 +3,16 @@
 #
 # Tuning experiments (docs/tuning.md): one VM boot, bulk transfers over
 # one netem path for several CDG variants and reference CCs, interleaved
-# round by round (tests/vm/guest/tune.sh).  Prints per variant the median
+# round by round (scripts/bench/guest/tune.sh).  Prints per variant the median
 # and min-max of goodput, srtt p50/p90 and retransmissions, and ratios to
 # the first variant.  An experiment: it never asserts.
 #
-#   scripts/tune.sh [-d DELAY] [-r RATE] [-l LIMIT] [-t SECONDS] [-n ROUNDS] VARIANT...
+#   scripts/bench/tune.sh [-d DELAY] [-r RATE] [-l LIMIT] [-t SECONDS] [-n ROUNDS] VARIANT...
 #   VARIANT = NAME:CC[:PARAM=VALUE,...], e.g. drain:cdg:backoff_drain=Y
 #   KVER= picks the kernel (default: the newest 6.1 with a built module)
 
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 delay=20ms rate=100mbit limit=1000 secs=8 rounds=3
 while getopts d:r:l:t:n: opt; do
 	case $opt in
@@ -23,13 +23,13 @@ while getopts d:r:l:t:n: opt; do
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || set -- cubic:cubic cdg:cdg drain:cdg:backoff_drain=Y bbr:bbr
-# Debian's 6.1 from build/kernels (scripts/kernels.sh), with our module.
-kver=$("$top/scripts/kernels.sh" vm "${KVER:-6.1}") || exit 1
+# Debian's 6.1 from build/kernels (scripts/vm/kernels.sh), with our module.
+kver=$("$top/scripts/vm/kernels.sh" vm "${KVER:-6.1}") || exit 1
 out=$top/results/tune-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 echo "tune: $delay $rate limit $limit, ${secs}s x $rounds rounds: $*" | tee "$out/setup.txt"
 "$top/scripts/vm/run.sh" --kver "$kver" --timeout $(( (secs + 6) * rounds * $# + 120 )) \
-	guest/tune "$delay" "$rate" "$limit" "$secs" "$rounds" "$@" > "$out/run.tap" || true
+	scripts/bench/guest/tune "$delay" "$rate" "$limit" "$secs" "$rounds" "$@" > "$out/run.tap" || true
 grep '^# tune:' "$out/run.tap" | grep -v failed | awk '{ print $3, $5, $6, $7, $8 }' > "$out/samples.txt"
 [ -s "$out/samples.txt" ] || { echo "tune: no samples, see $out/run.tap" >&2; exit 1; }
 awk -v order="$*" '

@@ -6,9 +6,9 @@
 # headers are unpacked into one tree that the VM harness boots
 # (CDG_KROOT), and `build` compiles the module against each.
 #
-#   scripts/kernels.sh [--update] [fetch|build] [LINE...]
-#   scripts/kernels.sh ko K
-#   scripts/kernels.sh vm [LINE|K]
+#   scripts/vm/kernels.sh [--update] [fetch|build] [LINE...]
+#   scripts/vm/kernels.sh ko K
+#   scripts/vm/kernels.sh vm [LINE|K]
 #
 #   fetch      (default) choose, download and unpack; make the chroots
 #   build      fetch, then `make ko KVER=K W=1 C=1` for every line, into
@@ -60,7 +60,7 @@
 # debootstrap and unshare (scripts/deps.sh installs them).
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 kb=$top/build/kernels
 aptdir=$kb/apt
 root=$kb/root
@@ -148,7 +148,7 @@ apt_setup() {
 	mkdir -p "$aptdir/state/lists/partial" "$aptdir/cache/archives/partial" \
 		"$aptdir/preferences.d"
 	[ -f "$aptdir/state/status" ] || : > "$aptdir/state/status"
-	list="# scripts/kernels.sh: rewritten on every run
+	list="# scripts/vm/kernels.sh: rewritten on every run
 deb [signed-by=$keyring] $security bullseye-security main
 deb [signed-by=$keyring] $mirror bookworm main
 deb [signed-by=$keyring] $security bookworm-security main
@@ -316,7 +316,7 @@ fix_makefile() {
 	grep -q '/usr/src/' "$mk" || return 0
 	# shellcheck disable=SC2016 # make's $(...), not the shell's
 	sed -i -e '1i\
-# scripts/kernels.sh: this tree is unpacked out of /; its paths are\
+# scripts/vm/kernels.sh: this tree is unpacked out of /; its paths are\
 # taken relative to this Makefile (the parent of its directory).\
 cdg_kroot_src := $(realpath $(dir $(lastword $(MAKEFILE_LIST)))..)' \
 		-e 's|/usr/src/|$(cdg_kroot_src)/|g' "$mk"
@@ -506,10 +506,10 @@ build_line() {
 if [ "$mode" = ko ]; then
 	K=$kver
 	line=$(grep -lx -- "$K" "$stamps"/chosen-* 2>/dev/null | sed -n '1s|.*/chosen-||p')
-	[ -n "$line" ] || die "$K is not one of build/kernels' kernels (scripts/kernels.sh fetch)"
+	[ -n "$line" ] || die "$K is not one of build/kernels' kernels (scripts/vm/kernels.sh fetch)"
 	line_info "$line"
-	[ -f "$stamps/unpack-$line" ] || die "$K is not unpacked (scripts/kernels.sh fetch $line)"
-	[ "$env" = host ] || [ -f "$stamps/chroot-$env" ] || die "no $env chroot (scripts/kernels.sh fetch $line)"
+	[ -f "$stamps/unpack-$line" ] || die "$K is not unpacked (scripts/vm/kernels.sh fetch $line)"
+	[ "$env" = host ] || [ -f "$stamps/chroot-$env" ] || die "no $env chroot (scripts/vm/kernels.sh fetch $line)"
 	build_line
 	[ -z "${vm_fd:-}" ] || echo "$K" >&"$vm_fd"
 	exit 0

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Benchmark runner, inside the VM (scripts/bench.sh and scripts/demo.sh boot
-# it with scripts/vm/run.sh --out DIR guest/bench PLAN).  Not a test: it
-# lives outside tests/vm/*.sh so that `make check-vm` never runs it.
+# Benchmark runner, inside the VM (scripts/bench/bench.sh and demo.sh boot
+# it with scripts/vm/run.sh --out DIR scripts/bench/guest/bench PLAN).  Not
+# a test: it lives outside tests/vm/*.sh so that `make check-vm` never runs
+# it.
 #
 # It reads the run list /out/PLAN that the host wrote, one run per line of
-# key=value words (scripts/bench/bench.py explains each key), runs them in
+# key=value words (scripts/bench/scenarios.py explains each key), runs them in
 # order and leaves the raw measurements of run ID in /out/runs/ID/:
 #
 #   meta.txt        the run's plan line, module loaded, parameters, times
@@ -40,7 +41,7 @@
 # Progress: one TAP line per run ("ok N - bench: ID ..."), which the host
 # turns into a progress line with an ETA.  A run that fails is "not ok" and
 # the next run goes on.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../../../tests/vm/lib.sh"
 set +E
 trap - ERR
 

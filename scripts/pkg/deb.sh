@@ -3,7 +3,7 @@
 #
 # Build the tcp-cdg-dkms Debian package (`make deb`) and print its path.
 #
-#   scripts/deb.sh [OUTDIR]          default OUTDIR: build/deb
+#   scripts/pkg/deb.sh [OUTDIR]          default OUTDIR: build/deb
 #
 # bookworm's dkms 3 has no `dkms mkdeb`, so this is an ordinary debhelper
 # package with dh-dkms: packaging/debian/ is copied beside the module's
@@ -16,7 +16,7 @@
 # has DKMS build and install the module for every kernel with headers.
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 die() { echo "deb.sh: $*" >&2; exit 1; }
 
 out=${1:-$top/build/deb}
@@ -49,7 +49,7 @@ desc=$(git -C "$top" describe --always --dirty 2>/dev/null || echo "a source tre
 cat > "$stage/debian/changelog" <<EOF
 $name ($ver) unstable; urgency=medium
 
-  * Built by scripts/deb.sh from $desc.
+  * Built by scripts/pkg/deb.sh from $desc.
 
  -- $maint  $date
 EOF

@@ -3,16 +3,16 @@
 #
 # Load or unload the module on this machine (`make load`, `make unload`).
 #
-#   scripts/load.sh load [ARGS]     insmod build/$(uname -r)/tcp_cdg.ko ARGS
+#   scripts/pkg/load.sh load [ARGS]     insmod build/$(uname -r)/tcp_cdg.ko ARGS
 #                                   (building it first), e.g. "window=16"
-#   scripts/load.sh unload          rmmod tcp_cdg
+#   scripts/pkg/load.sh unload          rmmod tcp_cdg
 #
 # Only for a real host whose running kernel has module support: the test
 # machines of this project have none, and load the module in QEMU guests
 # instead (make check-vm).
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 die() { echo "load.sh: $*" >&2; exit 1; }
 krel=$(uname -r)
 

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The packaged module in a guest, as a Debian machine would use it (in
-# tests/vm/guest/: not a test of its own, so check-vm does not boot it).  Run by
+# The packaged module in a guest, as a Debian machine would use it (a
+# guest script, not a test of its own: check-vm does not boot it).  Run by
 # tests/pkg/vm-dkms.sh, which DKMS-installs the module on the host for this
 # kernel and shares, on /out/pkg:
 #   updates/       the host's /lib/modules/K/updates (DKMS's updates/dkms)
@@ -16,8 +16,8 @@
 # show our version and DKMS's signature, the sysctl.d example must make cdg
 # the default by loading that same module on demand, and the make-sign
 # module must load and show its signer.  Without /out/pkg (a plain
-# `run.sh guest/pkg_dkms`) it skips.
-. "$(dirname "$0")/../lib.sh"
+# `run.sh tests/pkg/guest/dkms`) it skips.
+. "$(dirname "$0")/../../vm/lib.sh"
 
 P=/out/pkg
 [ -d "$P/updates" ] || skip_all "needs the host side: run tests/pkg/vm-dkms.sh"

@@ -4,8 +4,8 @@
 # Build a debug kernel for the VM tests from Debian's linux-source package
 # and print its release.
 #
-#   scripts/debug-kernel.sh [--print-root]
-#   scripts/debug-kernel.sh --check    is the cache usable?  Says why not
+#   scripts/vm/debug-kernel.sh [--print-root]
+#   scripts/vm/debug-kernel.sh --check    is the cache usable?  Says why not
 #                                      (exit 1) or prints the release;
 #                                      builds nothing
 #
@@ -38,7 +38,7 @@ set -eu
 
 die() { echo "debug-kernel: $*" >&2; exit 1; }
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/debug-kernel
 src=$out/src
 root=$out/root

@@ -3,9 +3,9 @@
 #
 # Install from source without DKMS (`make install`, `make uninstall`).
 #
-#   scripts/install.sh install KDIR BUILD_DIR [DESTDIR]
-#   scripts/install.sh uninstall KDIR|KREL [DESTDIR]
-#   scripts/install.sh uninstall --default [KREL] [DESTDIR]
+#   scripts/pkg/install.sh install KDIR BUILD_DIR [DESTDIR]
+#   scripts/pkg/install.sh uninstall KDIR|KREL [DESTDIR]
+#   scripts/pkg/install.sh uninstall --default [KREL] [DESTDIR]
 #
 # The kernel release is the headers' UTS_RELEASE, the one in the module's
 # vermagic: Debian's 6.1 headers say "6.1.192" in kernel.release (and

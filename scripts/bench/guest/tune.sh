@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest half of scripts/tune.sh (an experiment, not a test): bulk
+# Guest half of scripts/bench/tune.sh (an experiment, not a test): bulk
 # transfers over one netem path for a list of variants, interleaved
 # round by round.  A variant is NAME:CC[:PARAM=VALUE,...]; the parameters
 # are written to our module's sysfs before the run; window, read-only at
@@ -9,7 +9,7 @@
 #   # tune: NAME ROUND goodput_mbit rtt_p50_ms rtt_p90_ms retrans
 #
 #   tune.sh DELAY RATE LIMIT SECONDS ROUNDS VARIANT...
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../../../tests/vm/lib.sh"
 
 [ $# -ge 6 ] || { tap_fail "usage: tune.sh DELAY RATE LIMIT SECONDS ROUNDS VARIANT..."; tap_end; }
 delay=$1 rate=$2 limit=$3 secs=$4 rounds=$5

@@ -5,7 +5,7 @@
 # Secure Boot or CONFIG_MODULE_SIG_FORCE kernels, with the kernel's own
 # scripts/sign-file from its headers tree.
 #
-#   scripts/sign.sh KDIR KEY CERT MODULE [HASH]
+#   scripts/pkg/sign.sh KDIR KEY CERT MODULE [HASH]
 #
 # KEY: private key, PEM (or a "pkcs11:" URI that sign-file understands).
 # CERT: its X.509 certificate, PEM or DER (DKMS's /var/lib/dkms/mok.pub is

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest half of scripts/trace-cost.sh (a benchmark, not a test): the
+# Guest half of scripts/bench/trace-cost.sh (a benchmark, not a test): the
 # per-ACK CPU cost of our module built with its tracepoints (disabled, then
 # enabled) and built without them (-DNOTRACE, /out/tcp_cdg-notrace.ko),
 # measured in one boot, variants interleaved round by round so that drift
@@ -10,10 +10,10 @@
 # Cost per ACK = non-idle CPU time of the guest (/proc/stat) / ACK segments
 # the sender received (TcpInSegs), over an unshaped veth transfer without
 # segmentation offloads that keeps both vCPUs busy.  Prints "# bench: VARIANT ROUND us_per_ack acks".
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../../../tests/vm/lib.sh"
 
 notrace=/out/tcp_cdg-notrace.ko
-[ -f "$notrace" ] || skip_all "no $notrace (run scripts/trace-cost.sh)"
+[ -f "$notrace" ] || skip_all "no $notrace (run scripts/bench/trace-cost.sh)"
 rounds=${1:-4}
 secs=${2:-4}
 T=/sys/kernel/tracing

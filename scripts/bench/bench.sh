@@ -8,7 +8,7 @@
 # Builds the module for KVER (default: the newest 6.1 kernel installed),
 # writes the run list (scripts/bench/scenarios.py) into results/<time>/,
 # boots the VM once with that directory shared as /out, and lets
-# tests/vm/guest/bench.sh run every scenario x CC x repetition over veth +
+# scripts/bench/guest/bench.sh run every scenario x CC x repetition over veth +
 # netem; one progress line per run with an ETA.  Then scripts/bench/
 # report.py writes results.json, summary.md and the plots there.
 # docs/benchmarks.md explains the scenarios, the topology and the metrics.
@@ -21,7 +21,7 @@
 # closely, not yet bit for bit (docs/benchmarks.md, "Virtual time").
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 py=/usr/bin/python3	# Debian's, with matplotlib (not a pyenv on PATH)
 set_=${BENCH:-default}
 case $set_ in default|quick|confirm|repeat|rates|targets|optin|coexist|paths) ;; *) echo "bench: BENCH=default, quick, confirm, repeat, rates, targets, optin, coexist or paths" >&2; exit 2 ;; esac
@@ -29,10 +29,10 @@ case $set_ in default|quick|confirm|repeat|rates|targets|optin|coexist|paths) ;;
 "$top/scripts/deps.sh" >/dev/null
 
 # The VM's kernel: Debian's 6.1 (or KVER, a line or a kernel of
-# build/kernels), unpacked there by scripts/kernels.sh, never installed on
+# build/kernels), unpacked there by scripts/vm/kernels.sh, never installed on
 # this host; the module built for it.
-kver=$("$top/scripts/kernels.sh" vm ${KVER:+"$KVER"}) ||
-	{ echo "bench: no kernel to boot (scripts/kernels.sh said why, above)" >&2; exit 1; }
+kver=$("$top/scripts/vm/kernels.sh" vm ${KVER:+"$KVER"}) ||
+	{ echo "bench: no kernel to boot (scripts/vm/kernels.sh said why, above)" >&2; exit 1; }
 
 out=$top/results/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
@@ -69,7 +69,7 @@ set -o pipefail	# a harness failure (timeout, panic) counts as well as a failed 
 # long it took) go to vm.log too: the report states them.  The guest
 # reads only the plan (--in): host.txt, vm.log and bench.tap differ from
 # run to run, and every byte the guest boots is part of the run.
-CDG_VM_SEED=$seed "$runsh" --kver "$kver" --timeout "$secs" --in "$out/plan.txt" --out "$out" guest/bench plan.txt \
+CDG_VM_SEED=$seed "$runsh" --kver "$kver" --timeout "$secs" --in "$out/plan.txt" --out "$out" scripts/bench/guest/bench plan.txt \
 	2> >(tee -a "$out/vm.log" >&2) |
 	(cd "$top/scripts/bench" && "$py" progress.py "$out/plan.txt" "$out/bench.tap") || rc=$?
 (cd "$top/scripts/bench" && "$py" report.py "$out")

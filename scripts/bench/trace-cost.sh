@@ -4,19 +4,19 @@
 # `make bench-trace`: what the tracepoints cost per ACK.  Builds the module
 # twice (with tracepoints, and with -DNOTRACE), boots one VM and measures
 # CPU time per ACK with tracepoints compiled out, compiled in but disabled,
-# and enabled (tests/vm/guest/trace_cost.sh).  A benchmark: it prints the
+# and enabled (scripts/bench/guest/trace_cost.sh).  A benchmark: it prints the
 # medians and ratios and writes results/trace-cost-<time>/, never asserts.
 #
-#   scripts/trace-cost.sh [ROUNDS [SECONDS]]     KVER= picks the kernel
+#   scripts/bench/trace-cost.sh [ROUNDS [SECONDS]]     KVER= picks the kernel
 
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 rounds=${1:-5}
 secs=${2:-4}
-# Debian's 6.1 from build/kernels (scripts/kernels.sh), with our module.
-kver=$(scripts/kernels.sh vm "${KVER:-6.1}") ||
-	{ echo "trace-cost: no kernel to boot (scripts/kernels.sh said why, above)" >&2; exit 1; }
+# Debian's 6.1 from build/kernels (scripts/vm/kernels.sh), with our module.
+kver=$(scripts/vm/kernels.sh vm "${KVER:-6.1}") ||
+	{ echo "trace-cost: no kernel to boot (scripts/vm/kernels.sh said why, above)" >&2; exit 1; }
 out=$top/results/trace-cost-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 
@@ -28,7 +28,7 @@ make -s -C "$top/build/kernels/root/lib/modules/$kver/build" M="$nt" CDG_NOTRACE
 cp "$nt/tcp_cdg.ko" "$out/tcp_cdg-notrace.ko"
 
 scripts/vm/run.sh --kver "$kver" --in "$out/tcp_cdg-notrace.ko" --timeout $((rounds * secs * 3 * 4 + 120)) \
-	guest/trace_cost "$rounds" "$secs" | tee "$out/run.tap" | grep -v '^# bench:' || true
+	scripts/bench/guest/trace_cost "$rounds" "$secs" | tee "$out/run.tap" | grep -v '^# bench:' || true
 rm -f "$out/tcp_cdg-notrace.ko"
 grep '^# bench:' "$out/run.tap" | awk '{ print $3, $4, $5, $6, $7 }' > "$out/samples.txt"
 [ -s "$out/samples.txt" ] || { echo "trace-cost: no samples (see $out/run.tap)" >&2; exit 1; }

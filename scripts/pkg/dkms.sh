@@ -4,13 +4,13 @@
 # DKMS install and removal from this source tree (`make dkms-install`,
 # `make dkms-remove`).
 #
-#   scripts/dkms.sh install KVER     copy the module's sources to
+#   scripts/pkg/dkms.sh install KVER     copy the module's sources to
 #                                    /usr/src/tcp-cdg-VERSION, then dkms
 #                                    add, build and install for KVER
-#   scripts/dkms.sh remove [KVER]    remove it for KVER; without KVER (or
+#   scripts/pkg/dkms.sh remove [KVER]    remove it for KVER; without KVER (or
 #                                    once no kernel has it) remove it from
 #                                    DKMS entirely, /usr/src copy included
-#   scripts/dkms.sh stage DIR        only copy the module's sources into
+#   scripts/pkg/dkms.sh stage DIR        only copy the module's sources into
 #                                    DIR (new or empty): what install puts
 #                                    in /usr/src (tests/pkg/dkms-lines.sh)
 #
@@ -19,7 +19,7 @@
 # A tree that the tcp-cdg-dkms package installed is left to dpkg/apt.
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 die() { echo "dkms.sh: $*" >&2; exit 1; }
 
 name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' "$top/dkms.conf")

@@ -6,25 +6,25 @@
 #   make demo [KVER=6.1.0-...] [DEMO_SECS=8]
 #
 # Installs what is missing (scripts/deps.sh), fetches Debian's 6.1 kernel
-# into build/kernels (scripts/kernels.sh; nothing is installed on this
+# into build/kernels (scripts/vm/kernels.sh; nothing is installed on this
 # host), builds tcp_cdg.ko for it, boots the VM once, and over the emulated path
 # (100 Mbit/s, 20 ms, 8-BDP buffer) runs one bulk flow each of cubic, ours
 # (cdg, with its tracepoints recorded) and Debian's in-tree cdg.  Prints a
 # table and writes results/demo-<time>/: table.txt, demo.png (RTT and
-# throughput over time), trace.png (scripts/cdg-trace plot of our run) and
-# the raw measurements.  The runner is the benchmark's (tests/vm/guest/
+# throughput over time), trace.png (scripts/trace/cdg-trace plot of our run) and
+# the raw measurements.  The runner is the benchmark's (scripts/bench/guest/
 # bench.sh); docs/benchmarks.md describes the topology.
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 py=/usr/bin/python3	# Debian's, with matplotlib
 
 "$top/scripts/deps.sh"
 # The VM's kernel: Debian's 6.1 (or KVER, a line or a kernel of
-# build/kernels), unpacked there by scripts/kernels.sh, never installed on
+# build/kernels), unpacked there by scripts/vm/kernels.sh, never installed on
 # this host; the module built for it.
-kver=$("$top/scripts/kernels.sh" vm ${KVER:+"$KVER"}) ||
-	{ echo "demo: no kernel to boot (scripts/kernels.sh said why, above)" >&2; exit 1; }
+kver=$("$top/scripts/vm/kernels.sh" vm ${KVER:+"$KVER"}) ||
+	{ echo "demo: no kernel to boot (scripts/vm/kernels.sh said why, above)" >&2; exit 1; }
 
 out=$top/results/demo-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
@@ -44,7 +44,7 @@ trap 'rm -f "$runsh"' EXIT
 rc=0
 set -o pipefail
 # The guest reads only the plan (run.sh --in).
-"$runsh" --kver "$kver" --timeout 300 --in "$out/plan.txt" --out "$out" guest/bench plan.txt \
+"$runsh" --kver "$kver" --timeout 300 --in "$out/plan.txt" --out "$out" scripts/bench/guest/bench plan.txt \
 	2> >(tee -a "$out/vm.log" | grep --line-buffered -E 'busy|waiting|WARNING|run.sh:.*status' >&2) |
 	(cd "$top/scripts/bench" && "$py" progress.py "$out/plan.txt" "$out/bench.tap") || rc=$?
 set +o pipefail
@@ -53,7 +53,7 @@ echo
 
 trace=$(ls "$out"/runs/demo-*-cdg-r1/trace.txt 2>/dev/null | head -n 1)
 if [ -s "$trace" ]; then
-	"$top/scripts/cdg-trace" plot -o "$out/trace.png" \
+	"$top/scripts/trace/cdg-trace" plot -o "$out/trace.png" \
 		-t "tcp_cdg (ours) during the demo: 100 Mbit/s, 20 ms, 8 BDP" "$trace" || rc=1
 else
 	echo "demo: no tracepoint record of our run" >&2
