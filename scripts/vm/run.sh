@@ -301,7 +301,7 @@ if [ -n "$outdir" ]; then
 	share=(-virtfs "local,path=$outdir,mount_tag=out,security_model=none,id=out")
 fi
 
-logname=${test//\//_}	# guest/bench -> guest_bench
+logname=${test##*/}	# scripts/bench/guest/bench -> bench
 console=$logs/$logname.console.log
 taplog=$logs/$logname.tap
 append="console=ttyS0 slub_debug=FZPU panic=-1 oops=panic loglevel=7"

@@ -6,8 +6,9 @@
 # VM suite boots) or in /boot: `make dkms-install KVER=K` here, then one boot of K
 # (scripts/vm/run.sh, as is) running tests/pkg/guest/dkms.sh with this
 # kernel's updates/ tree, the example modprobe.d (window uncommented and
-# set to 16, as a user would) and sysctl.d files and a `make sign` build
-# shared on /out/pkg; then `make dkms-remove KVER=K`.
+# set to 16, as a user would) and sysctl.d files, a `make sign` build and
+# the README's real-host lines (modprobe, sysctl, ip route, rmmod, as
+# written) shared on /out/pkg; then `make dkms-remove KVER=K`.
 # The guest's results are reported here as "K: guest: ..." lines.
 #
 #   CHECK_SKIP_VM=1   skip (as make check does)
@@ -22,6 +23,23 @@ require_kernels
 openssl req -new -x509 -nodes -days 1 -newkey rsa:2048 -sha256 \
 	-subj "/CN=tcp_cdg vm test key" -keyout "$_tmp/key.pem" \
 	-outform DER -out "$_tmp/cert.der" >>"$_tmp/all.log" 2>&1
+
+# The README's real-host lines that need a kernel which loads modules, as
+# written, for the guest to run in order: from the "On a real host" block
+# those with modprobe or sysctl, then from its text the per-route line and
+# the unload.
+awk '/^## / { sec = ($0 == "## On a real host") }
+	sec && /^```/ { fence = !fence; next }
+	sec { print (fence ? "B " : "T ") $0 }' "$top/README.md" >"$_tmp/readme.sec"
+{
+	sed -n 's/^B \(.*\(modprobe\|sysctl\).*\)/\1/p' "$_tmp/readme.sec"
+	sed -n 's/^T //p' "$_tmp/readme.sec" | grep -o '`ip route add [^`]*`' | tr -d '`' || true
+	sed -n 's/^T //p' "$_tmp/readme.sec" | grep -o '`sudo rmmod tcp_cdg`' | tr -d '`' || true
+} >"$_tmp/readme"
+tap_eq "README's real-host lines for the guest: modprobe, 2 sysctl, ip route, rmmod" \
+	"$(awk '{ print $1 == "sudo" ? $2 : $1 }' "$_tmp/readme" | paste -sd' ')" \
+	"modprobe sysctl sysctl ip rmmod"
+diag "$(cat "$_tmp/readme")"
 
 booted=0
 for k in $KERNELS; do
@@ -54,6 +72,7 @@ for k in $KERNELS; do
 	grep -qx 'options tcp_cdg window=16' "$out/pkg/modprobe.d/tcp_cdg.conf" ||
 		tap_fail "$k: modprobe.d example has no '#options tcp_cdg window=8' line to uncomment"
 	cp "$TREE/build/$k/tcp_cdg.ko" "$out/pkg/signed/"
+	cp "$_tmp/readme" "$out/pkg/readme"
 	echo "$PKG_VER" >"$out/pkg/version"
 	modinfo -F signer "$(module_path "$k" updates/dkms)" >"$out/pkg/dkms_signer" 2>/dev/null || true
 	echo "tcp_cdg vm test key" >"$out/pkg/signer"
@@ -78,7 +97,7 @@ for k in $KERNELS; do
 		"#"*) echo "$line" >&2 ;;
 		esac
 	done <"$_tmp/vm.tap"
-	grep -q '^ok .*pkg_dkms: .*version' "$_tmp/vm.tap" ||
+	grep -q '^ok .* - dkms: .*version' "$_tmp/vm.tap" ||
 		tap_fail "$k: guest ran the checks (run.sh status $rc)" "$(tail -n 15 "$_tmp/vm.err")"
 	# A harness failure after the checks (kernel warning, lost exit status)
 	# comes as a "not ok" line, reported above; any other non-zero status

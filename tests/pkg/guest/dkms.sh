@@ -26,6 +26,51 @@ K=$(uname -r)
 M=/lib/modules/$K
 want_ver=$(cat "$P/version")
 
+# The README's real-host lines that load and select the module, as written
+# (the host read them from README.md into $P/readme), in their order, with
+# a check after each.  No sudo in the guest, and root needs none: a
+# stand-in runs the command as it is.
+readme_lines() {
+	local l v dst
+	[ -s "$P/readme" ] || { tap_fail "README lines: no $P/readme from the host"; return; }
+	mkdir -p /tmp/bin
+	printf '#!/bin/sh\nexec "$@"\n' >/tmp/bin/sudo
+	chmod +x /tmp/bin/sudo
+	# The README's route goes via 192.0.2.1: a device on that net.
+	ip link add cdgreadme0 type veth peer name cdgreadme1
+	ip addr add 192.0.2.2/24 dev cdgreadme0
+	ip link set cdgreadme1 up
+	ip link set cdgreadme0 up
+	cleanup_add "ip link del cdgreadme0"
+	while IFS= read -r l; do
+		case $l in
+		*rmmod*)	# "once no socket and no namespace's sysctl uses it"
+			sysctl -q -w net.ipv4.tcp_congestion_control=cubic
+			ip route flush dev cdgreadme0 ;;
+		esac
+		tap_cmd "README: $l" env PATH="/tmp/bin:$PATH" bash -euc "$l"
+		case $l in
+		*modprobe*)
+			tap_eq "README modprobe: our version" "$(cat /sys/module/tcp_cdg/version 2>&1)" "$want_ver"
+			v=$(sed -n 's/.*window=\([0-9]*\).*/\1/p' <<<"$l")
+			tap_eq "README modprobe: window=$v" "$(cdg_param window 2>&1)" "$v" ;;
+		*tcp_congestion_control=*)
+			tap_eq "README sysctl: the default is cdg" \
+				"$(sysctl -n net.ipv4.tcp_congestion_control)" cdg ;;
+		*tcp_allowed_congestion_control=*)
+			tap_match "README sysctl: cdg allowed" \
+				"$(sysctl -n net.ipv4.tcp_allowed_congestion_control)" '(^| )cdg( |$)' ;;
+		"ip route add "*)
+			dst=$(awk '{ print $4 }' <<<"$l")
+			tap_match "README route: congctl cdg on $dst" \
+				"$(ip route show "$dst" 2>&1)" 'congctl cdg' ;;
+		*rmmod*)
+			tap_nofile "README rmmod: unloaded" /sys/module/tcp_cdg ;;
+		esac
+	done <"$P/readme"
+	sysctl -q -w net.ipv4.tcp_allowed_congestion_control="reno cubic"
+}
+
 cdg_unload
 sysctl -q -w net.ipv4.tcp_congestion_control=cubic
 cleanup_add "sysctl -q -w net.ipv4.tcp_congestion_control=cubic; cdg_unload"
@@ -34,9 +79,11 @@ cleanup_add "sysctl -q -w net.ipv4.tcp_congestion_control=cubic; cdg_unload"
 cp -a "$P/updates" "$M/"
 mkdir -p "$M/kernel/net/ipv4" /etc/modprobe.d /etc/sysctl.d
 cp "$CDG_INTREE" "$M/kernel/net/ipv4/"
+tap_cmd "depmod" depmod -a "$K"
+
+readme_lines
 cp "$P/modprobe.d/tcp_cdg.conf" /etc/modprobe.d/
 cp "$P"/sysctl.d/*.conf /etc/sysctl.d/
-tap_cmd "depmod" depmod -a "$K"
 
 ours=$(ls "$M"/updates/dkms/tcp_cdg.ko* 2>/dev/null | head -n 1 || true)
 tap_match "DKMS module in updates/dkms" "$ours" "/updates/dkms/tcp_cdg\\.ko"
