@@ -51,6 +51,33 @@ module_path() {	# module_path KVER DIR (DIR relative to /lib/modules/KVER)
 	ls "/lib/modules/$1/$2"/tcp_cdg.ko* 2>/dev/null | head -n 1 || true
 }
 
+# --- the README's commands ------------------------------------------------------
+# readme_block SECTION: the lines of the fenced blocks of README.md's
+# "## SECTION", for a test to run as the README has them.
+readme_block() {
+	awk -v want="## $1" '/^## / { sec = ($0 == want) }
+		sec && /^```/ { fence = !fence; next }
+		sec && fence' "$top/README.md"
+}
+
+# readme_run NAME LINE: one result, LINE as bash runs it from the top of
+# the copy of the tree; its output in $_tmp/line.log.  Without sudo on a
+# machine where the test runs as root, a `sudo` that runs its arguments as
+# they are stands in for it (root needs no sudo).
+readme_run() {
+	local rc=0
+	if ! command -v sudo >/dev/null 2>&1 && [ ! -x "$_tmp/bin/sudo" ]; then
+		mkdir -p "$_tmp/bin"
+		printf '#!/bin/sh\nexec "$@"\n' >"$_tmp/bin/sudo"
+		chmod +x "$_tmp/bin/sudo"
+		diag "no sudo here: running as root, a stand-in runs the command as it is"
+	fi
+	(cd "$TREE" && PATH=$_tmp/bin:$PATH bash -euc "$2") >"$_tmp/line.log" 2>&1 || rc=$?
+	cat "$_tmp/line.log" >>"$TAP_LOG"
+	if [ "$rc" -eq 0 ]; then tap_ok "$1: $2"
+	else tap_fail "$1: $2" "status $rc" "$(tail -n 15 "$_tmp/line.log")"; fi
+}
+
 # --- isolation ------------------------------------------------------------------
 # One packaging test at a time on this machine, whichever clone runs it:
 # they share /lib/modules and the DKMS tree.

@@ -9,20 +9,14 @@
 # install .` copies the whole directory, GBs of build/ included), and the
 # module must be installed.  Undone with `make dkms-remove`, the README's
 # "undo", and checked by "left as found".
-#
-# Without sudo on a machine where the test runs as root, a `sudo` that
-# runs its arguments as they are stands in for it (root needs no sudo).
 . "$(dirname "$0")/lib.sh"
 
 require_root
 require_cmd dkms
 require_kernels
 
-# The fenced sh block of the "## On a real host" section, its lines that
-# name dkms.
-line=$(awk '/^## / { sec = ($0 == "## On a real host") }
-	sec && /^```/ { fence = !fence; next }
-	sec && fence && /dkms/' "$top/README.md")
+# The "On a real host" block's line that names dkms.
+line=$(readme_block "On a real host" | grep dkms || true)
 tap_eq "README's real-host block has one DKMS line" "$(printf '%s\n' "$line" | grep -c .)" 1
 diag "README: $line"
 
@@ -34,18 +28,7 @@ echo junk >"$TREE/build/0.0.0-fake/tcp_cdg.ko"
 echo junk >"$TREE/build/kernels/root/big"
 echo junk >"$TREE/results/demo-1/table.txt"
 
-mkdir -p "$_tmp/bin"
-if ! command -v sudo >/dev/null 2>&1; then
-	printf '#!/bin/sh\nexec "$@"\n' >"$_tmp/bin/sudo"
-	chmod +x "$_tmp/bin/sudo"
-	diag "no sudo here: running as root, a stand-in runs the command as it is"
-fi
-
-rc=0
-(cd "$TREE" && PATH=$_tmp/bin:$PATH bash -euc "$line") >"$_tmp/line.log" 2>&1 || rc=$?
-cat "$_tmp/line.log" >>"$_tmp/all.log"
-if [ "$rc" -eq 0 ]; then tap_ok "the README's line runs: $line"
-else tap_fail "the README's line runs: $line" "status $rc" "$(tail -n 15 "$_tmp/line.log")"; fi
+readme_run "the README's line runs" "$line"
 
 # What the module build needs, and nothing else.
 srcdir=/usr/src/$PKG_NAME-$PKG_VER

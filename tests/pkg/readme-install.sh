@@ -9,20 +9,14 @@
 # "Install" table) must remove it, and "left as found" checks the rest.
 # The lines that load and select the module need a kernel that loads
 # modules: tests/pkg/vm-dkms.sh runs them in a guest.
-#
-# Without sudo on a machine where the test runs as root, a `sudo` that
-# runs its arguments as they are stands in for it (root needs no sudo).
 . "$(dirname "$0")/lib.sh"
 
 require_root
 require_cmd make modinfo depmod
 require_kernels
 
-# The fenced sh block of the "## On a real host" section: its line that
-# runs `make install`.
-line=$(awk '/^## / { sec = ($0 == "## On a real host") }
-	sec && /^```/ { fence = !fence; next }
-	sec && fence && /make install/' "$top/README.md")
+# The "On a real host" block's line that runs `make install`.
+line=$(readme_block "On a real host" | grep 'make install' || true)
 tap_eq "README's real-host block has one make-install line" \
 	"$(printf '%s\n' "$line" | grep -c .)" 1
 diag "README: $line"
@@ -31,20 +25,6 @@ undo=$(awk -F'|' '/^## / { sec = ($0 == "## Install") }
 	sec && /from source into/ { print $4 }' "$top/README.md" |
 	sed -n 's/^ *`\(.*\)` *$/\1/p')
 tap_eq "README's Install table has the undo" "$undo" "sudo make uninstall"
-
-mkdir -p "$_tmp/bin"
-if ! command -v sudo >/dev/null 2>&1; then
-	printf '#!/bin/sh\nexec "$@"\n' >"$_tmp/bin/sudo"
-	chmod +x "$_tmp/bin/sudo"
-	diag "no sudo here: running as root, a stand-in runs the command as it is"
-fi
-readme_run() {	# readme_run NAME LINE: LINE as bash runs it, in the copy
-	local rc=0
-	(cd "$TREE" && PATH=$_tmp/bin:$PATH bash -euc "$2") >"$_tmp/line.log" 2>&1 || rc=$?
-	cat "$_tmp/line.log" >>"$TAP_LOG"
-	if [ "$rc" -eq 0 ]; then tap_ok "$1: $2"
-	else tap_fail "$1: $2" "status $rc" "$(tail -n 15 "$_tmp/line.log")"; fi
-}
 
 readme_run "the README's line runs" "$line"
 # `make` names the kernel it builds for: "building against K headers".
