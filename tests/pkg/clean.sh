@@ -13,7 +13,8 @@
 # Needs no root; without kernel headers only the fake products are made.
 . "$(dirname "$0")/lib.sh"
 
-k=$(kernels | head -n 1)
+k=$(kernels)
+k=${k%%$'\n'*}
 
 # Products of the kernel trees that clean must keep.
 b=$TREE/build

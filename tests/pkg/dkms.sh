@@ -60,7 +60,7 @@ tap_eq "sources in $srcdir are the tree's" "$differ" ""
 # Same version, changed sources: one dkms-install must rebuild for every
 # kernel that had the module, not keep DKMS's cached builds.
 echo 'MODULE_INFO(pkgtest, "rebuilt");' >>"$TREE/tcp_cdg.c"
-first=$(echo "$KERNELS" | head -n 1)
+first=${KERNELS%%$'\n'*}
 tap_cmd "changed sources: make dkms-install KVER=$first" tmake dkms-install KVER="$first"
 tap_cmd "changed sources: $srcdir updated" cmp "$TREE/tcp_cdg.c" "$srcdir/tcp_cdg.c"
 stale=

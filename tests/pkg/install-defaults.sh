@@ -24,7 +24,7 @@
 require_root
 require_cmd runuser unshare openssl
 require_kernels
-k=$(echo "$KERNELS" | head -n 1)
+k=${KERNELS%%$'\n'*}	# the first (no pipe: head's early exit is a SIGPIPE)
 
 # --- root-owned products -------------------------------------------------------
 user=nobody

@@ -28,7 +28,7 @@ tap_eq "README's Install table has the undo" "$undo" "sudo make uninstall"
 
 readme_run "the README's line runs" "$line"
 # `make` names the kernel it builds for: "building against K headers".
-k=$(sed -n 's/.*building against \([^ ]*\) headers.*/\1/p' "$_tmp/line.log" | head -n 1)
+k=$(sed -n '/building against/{s/.*building against \([^ ]*\) headers.*/\1/p;q}' "$_tmp/line.log")
 tap_match "make said which kernel it built for" "$k" '.'
 ko=$(module_path "$k" updates)
 tap_match "installed in /lib/modules/$k/updates" "$ko" "^/lib/modules/$(re_quote "$k")/updates/tcp_cdg\\.ko"

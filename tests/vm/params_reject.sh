@@ -36,7 +36,7 @@ backoff_beta=1025	ERANGE
 window=abc	EINVAL
 EOT
 	# ref_rtt_us, ours beyond the spec, if this build has it.
-	if modinfo -F parm "$CDG_KO" | grep -q '^ref_rtt_us:'; then
+	if grep -q '^ref_rtt_us:' <<<"$(modinfo -F parm "$CDG_KO")"; then
 		printf 'ref_rtt_us=10000001\tERANGE\tref_rtt_us=10000001 out of range\n'
 	fi
 }
