@@ -38,7 +38,8 @@
  *                        i of the n in the flight is delivered R (ramp:
  *                        R + (R2 - R) * i / (n - 1)) after the peer read
  *                        it.  drop: the segments with these indexes (0 is
- *                        the first; "all": every one) are lost; ece: the
+ *                        the first; I-J a range; "all": every one) are
+ *                        lost; ece: the
  *                        ACKs of these segments carry ECE (the SYN-ACK
  *                        accepts ECN when the SYN asks for it: sysctl
  *                        net.ipv4.tcp_ecn 1); late: these segments are
@@ -825,19 +826,22 @@ static void send_ack(int ece)
 
 /* --- rounds ---------------------------------------------------------------- */
 
-/* Is idx in the comma-separated list ("all": every index)? */
+/* Is idx in the list: "I,J,K-L" ("all": every index)? */
 static int in_list(const char *list, size_t idx)
 {
-	char buf[256], *tok, *save;
+	char buf[256], *tok, *save, *dash;
 
 	if (!list)
 		return 0;
 	if (!strcmp(list, "all"))
 		return 1;
 	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		if ((size_t)atol(tok) == idx)
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		dash = strchr(tok, '-');
+		if (dash ? (size_t)atol(tok) <= idx && idx <= (size_t)atol(dash + 1)
+			 : (size_t)atol(tok) == idx)
 			return 1;
+	}
 	return 0;
 }
 
