@@ -60,5 +60,6 @@ mkdir -p "$work/in/mutants"
 while IFS='|' read -r name _; do
 	[ ! -f "$work/ko/$name.ko" ] || cp "$work/ko/$name.ko" "$work/in/mutants/"
 done <<< "$list"
+# CDG_PEER_SCRIPTS="a b" runs only those scripts.
 "$top/scripts/vm/run.sh" --kver "$kver" --timeout 3600 --in "$work/in" \
-	--env CDG_PEER_MUTANTS=1 peer
+	--env CDG_PEER_MUTANTS=1 ${CDG_PEER_SCRIPTS:+--env CDG_PEER_SCRIPTS="$CDG_PEER_SCRIPTS"} peer
