@@ -897,18 +897,19 @@ static void do_round(const struct round *rd)
 		       rd->r2, rd->drops ? ", drop " : "",
 		       rd->drops ? rd->drops : "");
 	for (;;) {
-		struct seg *next = NULL;
+		size_t next = nsegs;
 		int more = 0;
 
 		for (i = first; i < nsegs; i++)
 			if (segs[i].state == SEG_SCHEDULED &&
-			    (!next || segs[i].due_ns < next->due_ns))
-				next = &segs[i];
-		if (!next)
+			    (next == nsegs || segs[i].due_ns < segs[next].due_ns))
+				next = i;
+		if (next == nsegs)
 			break;
-		wait_until(next->due_ns);
-		deliver(next);
-		ece |= next->ece;
+		/* An index, not a pointer: tun_drain() may move segs[]. */
+		wait_until(segs[next].due_ns);
+		deliver(&segs[next]);
+		ece |= segs[next].ece;
 		for (i = first; i < nsegs && !more; i++)
 			more = segs[i].state == SEG_SCHEDULED;
 		/* An ACK every ack_every deliveries, and after the last. */
