@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # vm-timeout: 900
+# vm-tier: functional
 #
 # The scripted peer (tests/peer/): every script tests/peer/*.pkt runs
 # against our module and against the kernel's in-tree tcp_cdg, with the
@@ -11,7 +12,11 @@
 # Every expect of a script becomes one TAP line here, named
 # "SCRIPT ipvF MODULE: line N: expect ...".  The in-tree column SKIPs
 # where the kernel has no tcp_cdg.ko, and for a script with a line
-# "# ours-only" (an opt-in parameter the in-tree module lacks).
+# "# ours-only" (an opt-in parameter the in-tree module lacks).  A
+# script with "# min-kernel: X.Y" SKIPs on older kernels.  Tier
+# functional: every kernel line runs it, since the TCP stack around the
+# module (PRR, RACK, F-RTO, undo, idle restart) is what it checks, and
+# that differs between the lines; about 3 minutes of VM time per kernel.
 . "$(dirname "$0")/lib.sh"
 
 require_cmd peer ip
@@ -82,8 +87,17 @@ if [ -n "${CDG_PEER_MUTANTS:-}" ]; then
 	exit
 fi
 
+# min_kernel SCRIPT: its "# min-kernel: X.Y" line, if any.
+min_kernel() { sed -n 's/^# min-kernel: *\([0-9.]*\).*/\1/p' "$1"; }
+kver=$(uname -r)
+
 for pkt in "${scripts[@]}"; do
 	name=$(basename "$pkt" .pkt)
+	mk=$(min_kernel "$pkt")
+	if [ -n "$mk" ] && [ "$(printf '%s\n%s\n' "$mk" "$kver" | sort -V | head -n 1)" != "$mk" ]; then
+		tap_skip "$name" "needs kernel $mk or later (its '# min-kernel:' line says why)"
+		continue
+	fi
 	for fam in 4 6; do
 		run_one "$pkt" "$fam" ours
 		if grep -q '^# ours-only' "$pkt"; then
