@@ -18,32 +18,42 @@
  * script chooses (or dropped, never delivered), and each delivery sends
  * one ACK: cumulative up to the in-order data, SACK blocks (at most 3,
  * the newest first) for what is beyond a hole, the TSval of the delivered
- * segment as TSecr, ECE when asked.  Segments are never coalesced into one
- * ACK, so every ACK acknowledges one segment (pkts_acked == 1).  GSO is
+ * segment as TSecr, ECE when asked.  Unless a round says "ack K", every
+ * ACK acknowledges one segment (pkts_acked == 1).  GSO is
  * turned off on the device, so every segment is its own skb, with its
  * own send time.
  *
  * Script: one command per line, '#' starts a comment.  Times in us.
  *
  *   param NAME VALUE     write /sys/module/tcp_cdg/parameters/NAME
- *   sysctl NAME VALUE    write /proc/sys/NAME (dots as in sysctl(8))
+ *   sysctl NAME VALUE    write /proc/sys/NAME (dots as in sysctl(8));
+ *                        the old value is written back at exit
  *   connect [R]          handshake, the SYN-ACK sent R us (default 0)
  *                        after the SYN was read; the socket starts sending.
  *                        The SYN-ACK's RTT is the first RTT sample the
  *                        congestion control gets (pkts_acked before init)
- *   round R [R2] [drop I,J,..] [ece I,J,..]
+ *   round R [R2] [drop I,J,..] [ece I,J,..] [late US I,J,..] [ack K]
  *                        one round: the flight is every segment seen and
  *                        not yet scheduled when the round starts; segment
  *                        i of the n in the flight is delivered R (ramp:
  *                        R + (R2 - R) * i / (n - 1)) after the peer read
  *                        it.  drop: the segments with these indexes (0 is
- *                        the first) are lost; ece: the ACKs of these
- *                        segments carry ECE (the SYN-ACK accepts ECN when
- *                        the SYN asks for it: sysctl net.ipv4.tcp_ecn 1).
+ *                        the first; I-J a range; "all": every one) are
+ *                        lost; ece: the
+ *                        ACKs of these segments carry ECE (the SYN-ACK
+ *                        accepts ECN when the SYN asks for it: sysctl
+ *                        net.ipv4.tcp_ecn 1); late: these segments are
+ *                        delivered US later (reordered, not lost); ack K:
+ *                        one ACK per K deliveries (and one after the
+ *                        round's last), so that an ACK covers K segments.
  *                        Segments the socket sends while the round runs
  *                        belong to the next round.  The round ends after
  *                        its last delivery.
  *   rounds N R [STEP]    N rounds, the k-th (from 0) with R + k * STEP
+ *   idle US R [STEP]     no more data written: rounds at R (R + STEP, ...)
+ *                        until everything is acknowledged, then US of
+ *                        silence, then data again (an idle restart when
+ *                        US is longer than the RTO)
  *   window BYTES         the receive window the following ACKs advertise
  *                        (default and maximum 65535 << 7): a cap on the
  *                        flight, so that cwnd stops growing (the socket is
@@ -142,6 +152,7 @@ static struct tcp_info cur;
 static struct tcp_info pre_state[NSTATES], post_state[NSTATES];
 static int n_enter[NSTATES];
 static long nacks;				/* ACKs the peer sent after the handshake */
+static int fill_off;				/* idle: the socket gets no data */
 
 static uint64_t t0_ns;
 static char wbuf[32 * 65536];
@@ -206,6 +217,58 @@ static void write_file(const char *path, const char *val)
 	if (fd < 0 || write(fd, val, strlen(val)) < 0)
 		fatal("write %s to %s: %s", val, path, strerror(errno));
 	close(fd);
+}
+
+/*
+ * The sysctls a script wrote get their old values back at exit, so that
+ * the next script (tests/vm/peer.sh runs them all in one guest) starts
+ * from the defaults.
+ */
+#define MAX_SYSCTL	8
+static struct {
+	char path[256];
+	char old[64];
+} sysctl_saved[MAX_SYSCTL];
+static int nsysctl;
+
+static void sysctl_restore(void)
+{
+	int fd;
+
+	while (nsysctl > 0) {
+		nsysctl--;
+		fd = open(sysctl_saved[nsysctl].path, O_WRONLY);
+		if (fd < 0)
+			continue;
+		if (write(fd, sysctl_saved[nsysctl].old,
+			  strlen(sysctl_saved[nsysctl].old)) < 0)
+			fprintf(stderr, "peer: cannot restore %s\n",
+				sysctl_saved[nsysctl].path);
+		close(fd);
+	}
+}
+
+static void sysctl_write(const char *path, const char *val)
+{
+	ssize_t n;
+	int fd;
+
+	if (nsysctl == MAX_SYSCTL)
+		fatal("more than %d sysctl lines", MAX_SYSCTL);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		fatal("%s: %s", path, strerror(errno));
+	n = read(fd, sysctl_saved[nsysctl].old,
+		 sizeof(sysctl_saved[nsysctl].old) - 1);
+	close(fd);
+	if (n <= 0)
+		fatal("read %s: %s", path, strerror(errno));
+	sysctl_saved[nsysctl].old[n] = 0;
+	snprintf(sysctl_saved[nsysctl].path, sizeof(sysctl_saved[0].path),
+		 "%s", path);
+	if (nsysctl++ == 0)
+		atexit(sysctl_restore);
+	write_file(path, val);
 }
 
 /* --- tun and packets ------------------------------------------------------ */
@@ -489,6 +552,8 @@ static void sock_fill(void)
 	int unsent;
 	long want;
 
+	if (fill_off)
+		return;
 	if (getsockopt(sock_fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0)
 		fatal("TCP_INFO: %s", strerror(errno));
 	want = 4L * (ti.tcpi_snd_cwnd + 16) * ti.tcpi_snd_mss;
@@ -691,12 +756,9 @@ static void ooo_pull(void)
 	}
 }
 
+/* The receiver takes segment s in: rcv_nxt, the out-of-order ranges. */
 static void deliver(struct seg *s)
 {
-	uint8_t opt[40];
-	size_t o;
-	int i, nb = 0;
-
 	s->state = SEG_DELIVERED;
 	if (!before(rcv_nxt, s->seq)) {
 		if (before(rcv_nxt, s->end))
@@ -706,6 +768,14 @@ static void deliver(struct seg *s)
 		ooo_add(s->seq, s->end);
 	}
 	ts_recent = s->tsval;
+}
+
+/* One ACK for what the receiver holds now; ECE if ece. */
+static void send_ack(int ece)
+{
+	uint8_t opt[40];
+	size_t o;
+	int i, nb = 0;
 
 	o = put_ts(opt, ts_recent);
 	if (nooo) {
@@ -745,7 +815,7 @@ static void deliver(struct seg *s)
 		}
 		*len = 2 + 8 * nb;
 	}
-	send_segment(TH_ACK | (s->ece ? TH_ECE : 0), rcv_nxt,
+	send_segment(TH_ACK | (ece ? TH_ECE : 0), rcv_nxt,
 		     rcv_wnd >> PEER_WSCALE, opt, o);
 	nacks++;
 	info_update();
@@ -756,23 +826,41 @@ static void deliver(struct seg *s)
 
 /* --- rounds ---------------------------------------------------------------- */
 
+/* Is idx in the list: "I,J,K-L" ("all": every index)? */
 static int in_list(const char *list, size_t idx)
 {
-	char buf[256], *tok, *save;
+	char buf[256], *tok, *save, *dash;
 
 	if (!list)
 		return 0;
+	if (!strcmp(list, "all"))
+		return 1;
 	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		if ((size_t)atol(tok) == idx)
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		dash = strchr(tok, '-');
+		if (dash ? (size_t)atol(tok) <= idx && idx <= (size_t)atol(dash + 1)
+			 : (size_t)atol(tok) == idx)
 			return 1;
+	}
 	return 0;
 }
 
-static void do_round(long r1, long r2, const char *drops, const char *eces)
+/* A round as the script gives it (see the top of the file). */
+struct round {
+	long r1, r2;		/* delivery delay ramp, us */
+	const char *drops;	/* indexes lost */
+	const char *eces;	/* indexes whose ACK carries ECE */
+	const char *lates;	/* indexes delivered late_us later */
+	long late_us;
+	long ack_every;		/* one ACK per this many deliveries */
+};
+
+static void do_round(const struct round *rd)
 {
 	size_t i, first = nsegs, n = 0, k;
 	uint64_t until = now_ns() + 3000000000ULL;
+	long ndeliv = 0;
+	int ece = 0;
 
 	/* The flight: every segment not scheduled yet (wait for one). */
 	for (;;) {
@@ -796,27 +884,69 @@ static void do_round(long r1, long r2, const char *drops, const char *eces)
 
 		if (s->state != SEG_NEW)
 			continue;
-		r = n > 1 ? r1 + (r2 - r1) * (long)k / (long)(n - 1) : r1;
+		r = n > 1 ? rd->r1 + (rd->r2 - rd->r1) * (long)k / (long)(n - 1) : rd->r1;
+		if (in_list(rd->lates, k))
+			r += rd->late_us;
 		s->due_ns = s->seen_ns + (uint64_t)r * 1000;
-		s->state = in_list(drops, k) ? SEG_DROPPED : SEG_SCHEDULED;
-		s->ece = in_list(eces, k);
+		s->state = in_list(rd->drops, k) ? SEG_DROPPED : SEG_SCHEDULED;
+		s->ece = in_list(rd->eces, k);
 		k++;
 	}
 	if (verbose)
-		printf("# round: %zu segments, rtt %ld..%ld us%s%s\n", n, r1, r2,
-		       drops ? ", drop " : "", drops ? drops : "");
+		printf("# round: %zu segments, rtt %ld..%ld us%s%s\n", n, rd->r1,
+		       rd->r2, rd->drops ? ", drop " : "",
+		       rd->drops ? rd->drops : "");
 	for (;;) {
-		struct seg *next = NULL;
+		size_t next = nsegs;
+		int more = 0;
 
 		for (i = first; i < nsegs; i++)
 			if (segs[i].state == SEG_SCHEDULED &&
-			    (!next || segs[i].due_ns < next->due_ns))
-				next = &segs[i];
-		if (!next)
+			    (next == nsegs || segs[i].due_ns < segs[next].due_ns))
+				next = i;
+		if (next == nsegs)
 			break;
-		wait_until(next->due_ns);
-		deliver(next);
+		/* An index, not a pointer: tun_drain() may move segs[]. */
+		wait_until(segs[next].due_ns);
+		deliver(&segs[next]);
+		ece |= segs[next].ece;
+		for (i = first; i < nsegs && !more; i++)
+			more = segs[i].state == SEG_SCHEDULED;
+		/* An ACK every ack_every deliveries, and after the last. */
+		if (++ndeliv % rd->ack_every == 0 || !more) {
+			send_ack(ece);
+			ece = 0;
+		}
 	}
+}
+
+/*
+ * idle US R [STEP]: stop writing to the socket, run rounds at R us (R +
+ * STEP, R + 2 STEP ...) until it has nothing unacknowledged and nothing
+ * unsent, stay silent for US, and
+ * write again: the first segment after an idle period longer than the
+ * RTO restarts the window (CA_EVENT_CWND_RESTART).
+ */
+static void do_idle(long us, long r, long step)
+{
+	struct round rd = { .r1 = r, .r2 = r, .ack_every = 1 };
+	int outq;
+
+	fill_off = 1;
+	for (;;) {
+		tun_drain();
+		if (ioctl(sock_fd, SIOCOUTQ, &outq) < 0)
+			fatal("SIOCOUTQ: %s", strerror(errno));
+		if (outq == 0)
+			break;
+		do_round(&rd);
+		rd.r1 += step;
+		rd.r2 += step;
+	}
+	wait_until(now_ns() + (uint64_t)us * 1000);
+	fill_off = 0;
+	sock_fill();
+	tun_drain();
 }
 
 /* --- expressions and expectations ------------------------------------------ */
@@ -1003,32 +1133,43 @@ static void run_script(FILE *f)
 			for (p = path + 10; *p; p++)
 				if (*p == '.')
 					*p = '/';
-			write_file(path, tok[2]);
+			sysctl_write(path, tok[2]);
 		} else if (!strcmp(tok[0], "connect") && n <= 2) {
 			do_connect(n == 2 ? atol(tok[1]) : 0);
 			connected = 1;
 		} else if (!strcmp(tok[0], "round") && n >= 2) {
-			long r1 = atol(tok[1]), r2 = r1;
-			const char *drops = NULL, *eces = NULL;
+			struct round rd = { .ack_every = 1 };
 			int i = 2;
 
+			rd.r1 = rd.r2 = atol(tok[1]);
 			if (n > 2 && isdigit((unsigned char)tok[2][0]))
-				r2 = atol(tok[i++]);
+				rd.r2 = atol(tok[i++]);
 			for (; i < n; i++) {
 				if (!strcmp(tok[i], "drop") && i + 1 < n)
-					drops = tok[++i];
+					rd.drops = tok[++i];
 				else if (!strcmp(tok[i], "ece") && i + 1 < n)
-					eces = tok[++i];
+					rd.eces = tok[++i];
+				else if (!strcmp(tok[i], "late") && i + 2 < n) {
+					rd.late_us = atol(tok[++i]);
+					rd.lates = tok[++i];
+				} else if (!strcmp(tok[i], "ack") && i + 1 < n &&
+					   atol(tok[i + 1]) > 0)
+					rd.ack_every = atol(tok[++i]);
 				else
 					fatal("line %d: bad round: %s", lineno, text);
 			}
-			do_round(r1, r2, drops, eces);
+			do_round(&rd);
 		} else if (!strcmp(tok[0], "rounds") && (n == 3 || n == 4)) {
+			struct round rd = { .ack_every = 1 };
 			long k, cnt = atol(tok[1]), r = atol(tok[2]);
 			long step = n == 4 ? atol(tok[3]) : 0;
 
-			for (k = 0; k < cnt; k++)
-				do_round(r + k * step, r + k * step, NULL, NULL);
+			for (k = 0; k < cnt; k++) {
+				rd.r1 = rd.r2 = r + k * step;
+				do_round(&rd);
+			}
+		} else if (!strcmp(tok[0], "idle") && (n == 3 || n == 4)) {
+			do_idle(atol(tok[1]), atol(tok[2]), n == 4 ? atol(tok[3]) : 0);
 		} else if (!strcmp(tok[0], "window") && n == 2) {
 			rcv_wnd = strtoul(tok[1], NULL, 0);
 			if (rcv_wnd > 65535U << PEER_WSCALE)

@@ -70,6 +70,13 @@ counter-tolerated|s/cdg_count(sk, CDG_MIB_TOLERATED);/;/
 counter-ring-late|s/cdg_count(sk, CDG_MIB_RING_LATE);/cdg_count(sk, CDG_MIB_RING_NOMEM);/
 counter-hystart-swapped|s/train ? CDG_MIB_HYSTART_TRAIN : CDG_MIB_HYSTART_DELAY/train ? CDG_MIB_HYSTART_DELAY : CDG_MIB_HYSTART_TRAIN/"
 
+# --list: the mutants, one "name|sed expression" a line (tests/peer/mutants.sh
+# runs the same ones against the scripted peer).
+if [ "${1:-}" = --list ]; then
+	printf '%s\n' "$mutants"
+	exit 0
+fi
+
 jobs=${MUTATE_JOBS:-$(nproc)}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "mutate.sh: MUTATE_JOBS must be a positive integer" >&2; exit 2; }
 

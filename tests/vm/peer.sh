@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # vm-timeout: 900
+# vm-tier: functional
 #
 # The scripted peer (tests/peer/): every script tests/peer/*.pkt runs
 # against our module and against the kernel's in-tree tcp_cdg, with the
@@ -10,7 +11,12 @@
 # acknowledging each segment when the script says and asserting TCP_INFO.
 # Every expect of a script becomes one TAP line here, named
 # "SCRIPT ipvF MODULE: line N: expect ...".  The in-tree column SKIPs
-# where the kernel has no tcp_cdg.ko.
+# where the kernel has no tcp_cdg.ko, and for a script with a line
+# "# ours-only" (an opt-in parameter the in-tree module lacks).  A
+# script with "# min-kernel: X.Y" SKIPs on older kernels.  Tier
+# functional: every kernel line runs it, since the TCP stack around the
+# module (PRR, RACK, F-RTO, undo, idle restart) is what it checks, and
+# that differs between the lines; about 3 minutes of VM time per kernel.
 . "$(dirname "$0")/lib.sh"
 
 require_cmd peer ip
@@ -28,11 +34,17 @@ else
 fi
 [ -f "${scripts[0]}" ] || skip_all "no scripts in /tests/peer"
 
+# load_args SCRIPT: the parameters of its "# load: P=V ..." line, if any
+# (window, which is read-only after the load).
+load_args() { sed -n 's/^# load: //p' "$1"; }
+
 # run_one SCRIPT FAMILY MODULE: one connection, its expects as TAP lines.
 run_one() {
 	local pkt=$1 fam=$2 mod=$3 name out rc=0 line
 	name="$(basename "$pkt" .pkt) ipv$fam $mod"
-	if [ "$mod" = ours ]; then cdg_load_ours; else cdg_load_intree; fi
+	# shellcheck disable=SC2046 # "# load: window=256": load-time parameters
+	if [ "$mod" = ours ]; then cdg_load_ours $(load_args "$pkt")
+	else cdg_load_intree $(load_args "$pkt"); fi
 	out=$(peer $([ "$fam" = 6 ] && echo -6) "$pkt" 2>&1) || rc=$?
 	cdg_unload || true
 	# peer prints "ok - ...", "not ok - ..." and "# ..." lines.
@@ -50,13 +62,51 @@ run_one() {
 		tap_fail "$name: peer exited $rc without a failed check"
 }
 
+# CDG_PEER_MUTANTS=1 (tests/peer/mutants.sh): each module in /out/mutants/
+# as ours, IPv4 only, the scripts in turn until one fails.
+if [ -n "${CDG_PEER_MUTANTS:-}" ]; then
+	for ko in /out/mutants/*.ko; do
+		m=$(basename "$ko" .ko) killer=
+		CDG_KO=$ko CDG_VERSION=$(modinfo -F version "$ko")
+		for pkt in "${scripts[@]}"; do
+			# shellcheck disable=SC2046
+			cdg_load_ours $(load_args "$pkt") ||
+				{ killer="(load failed)"; break; }
+			rc=0
+			peer "$pkt" > /dev/null 2>&1 || rc=$?
+			cdg_unload || true
+			[ "$rc" = 0 ] || { killer=$(basename "$pkt" .pkt); break; }
+		done
+		if [ -n "$killer" ]; then
+			tap_ok "mutant $m: killed by $killer"
+		else
+			tap_fail "mutant $m: survived every script"
+		fi
+	done
+	tap_end
+	exit
+fi
+
+# min_kernel SCRIPT: its "# min-kernel: X.Y" line, if any.
+min_kernel() { sed -n 's/^# min-kernel: *\([0-9.]*\).*/\1/p' "$1"; }
+kver=$(uname -r)
+
 for pkt in "${scripts[@]}"; do
+	name=$(basename "$pkt" .pkt)
+	mk=$(min_kernel "$pkt")
+	if [ -n "$mk" ] && [ "$(printf '%s\n%s\n' "$mk" "$kver" | sort -V | head -n 1)" != "$mk" ]; then
+		tap_skip "$name" "needs kernel $mk or later (its '# min-kernel:' line says why)"
+		continue
+	fi
 	for fam in 4 6; do
 		run_one "$pkt" "$fam" ours
-		if [ -n "$CDG_INTREE" ]; then
+		if grep -q '^# ours-only' "$pkt"; then
+			tap_skip "$name ipv$fam intree" \
+				"ours-only: the in-tree module has no such parameter"
+		elif [ -n "$CDG_INTREE" ]; then
 			run_one "$pkt" "$fam" intree
 		else
-			tap_skip "$(basename "$pkt" .pkt) ipv$fam intree" \
+			tap_skip "$name ipv$fam intree" \
 				"this kernel has no in-tree tcp_cdg.ko"
 		fi
 	done
