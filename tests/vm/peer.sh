@@ -5,8 +5,11 @@
 #
 # The scripted peer (tests/peer/): every script tests/peer/*.pkt runs
 # against our module and against the kernel's in-tree tcp_cdg, with the
-# same expectations, over IPv4 and IPv6.  Each run loads the module fresh
-# (default parameters; the script sets the ones it needs through sysfs),
+# same expectations, over IPv4, and over IPv6 too for a script with a
+# line "# ipv6" (the module sees no address family; a few scripts cover
+# the IPv6 side of the stack, and the suite's VM time stays about half).
+# Each run loads the module fresh (default parameters; the script sets
+# the ones it needs through sysfs),
 # and `peer` plays the remote end of one connection over a tun device,
 # acknowledging each segment when the script says and asserting TCP_INFO.
 # Every expect of a script becomes one TAP line here, named
@@ -16,7 +19,7 @@
 # script with "# min-kernel: X.Y" SKIPs on older kernels.  Tier
 # functional: every kernel line runs it, since the TCP stack around the
 # module (PRR, RACK, F-RTO, undo, idle restart) is what it checks, and
-# that differs between the lines; about 3 minutes of VM time per kernel.
+# that differs between the lines; 3-4 minutes of VM time per kernel.
 . "$(dirname "$0")/lib.sh"
 
 require_cmd peer ip
@@ -98,7 +101,9 @@ for pkt in "${scripts[@]}"; do
 		tap_skip "$name" "needs kernel $mk or later (its '# min-kernel:' line says why)"
 		continue
 	fi
-	for fam in 4 6; do
+	fams=4
+	! grep -q '^# ipv6$' "$pkt" || fams="4 6"
+	for fam in $fams; do
 		run_one "$pkt" "$fam" ours
 		if grep -q '^# ours-only' "$pkt"; then
 			tap_skip "$name ipv$fam intree" \
