@@ -67,7 +67,7 @@
 #define CDG_COMPETE_MARGIN_MIN_US 500	/* floor of the "empty queue" margin */
 #define CDG_PROBE_ROUNDS	8	/* competing rounds between drain probes */
 #define CDG_CUBIC_BETA		717	/* 0.7 * 1024: cubic's decrease */
-#define CDG_CUBIC_D_MAX_MS	(1U << 20)	/* keeps C * d^3 in 64 bits */
+#define CDG_CUBIC_D_MAX_MS	BIT(20)	/* keeps C * d^3 in 64 bits */
 #define CDG_CUBIC_K3_PER_SEG	2500000000ULL	/* ms^3 per segment: 1 / C */
 
 enum cdg_hystart_bits {
@@ -382,7 +382,7 @@ struct cdg {
 	};
 	/* compete (opt-in), see cdg_compete_round() */
 	u8  mode;			/* enum cdg_mode */
-	u8  q_rounds;			/* rounds in a row with a standing queue; probe: queue before */
+	u8  q_rounds;			/* standing rounds; probe: the queue */
 	u8  q_backoffs;			/* delay backoffs drawn in those rounds */
 	u8  probe_rounds;		/* competing rounds since the last probe */
 };
@@ -750,8 +750,9 @@ static u8 cdg_queue_units(u32 base_us, s32 rtt_us)
  * (q_rounds, in units of cdg_queue_units()) less the queue left once ours
  * drained (the judge round's minimum) is our part of it, and in a FIFO
  * our part of the queue is our part of the link.  Set the window for half
- * of it: down at once if we hold more, by slow start if less (at most 4 x
- * cwnd; ACK-clocked, not a burst), and let cubic go on from there.
+ * of it: down at once if we hold more (at most to half of cwnd), by slow
+ * start if less (at most to twice cwnd per probe; ACK-clocked, not a
+ * burst), and let cubic go on from there.
  */
 static void cdg_compete_share(struct sock *sk, u32 base_us, s32 rtt_min_us)
 {
@@ -766,11 +767,11 @@ static void cdg_compete_share(struct sock *sk, u32 base_us, s32 rtt_min_us)
 	if (!qtot)
 		return;
 	if (qother >= qtot)
-		want = (u64)cwnd * 4;
+		want = (u64)cwnd * 2;
 	else
 		want = div_u64((u64)cwnd * qtot, 2 * (qtot - qother));
 	want = clamp_t(u64, want, max(cwnd / 2, 2U),
-		       min_t(u64, (u64)cwnd * 4, tp->snd_cwnd_clamp));
+		       min_t(u64, (u64)cwnd * 2, tp->snd_cwnd_clamp));
 	/* Within an eighth: leave it to cubic. */
 	if (want + (cwnd >> 3) >= cwnd && want <= cwnd + (cwnd >> 3))
 		return;

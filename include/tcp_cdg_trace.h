@@ -210,9 +210,6 @@ TRACE_EVENT(cdg_loss,
  * rtt_min is the round's minimum RTT that decided, base_rtt the base RTT
  * it was held against, cwnd the window before the change.
  */
-#define CDG_TRACE_MODES { 0, "delay" }, { 1, "compete" }, \
-			{ 2, "drain" }, { 3, "judge" }
-
 TRACE_EVENT(cdg_mode,
 	TP_PROTO(const struct sock *sk, u8 from, u8 to, s32 rtt_min_us,
 		 u32 base_rtt_us, u32 cwnd),
@@ -236,8 +233,12 @@ TRACE_EVENT(cdg_mode,
 	),
 	TP_printk("src=%pISpc dest=%pISpc from=%s to=%s rtt_min=%d base_rtt=%u cwnd=%u",
 		  __entry->saddr, __entry->daddr,
-		  __print_symbolic(__entry->from, CDG_TRACE_MODES),
-		  __print_symbolic(__entry->to, CDG_TRACE_MODES),
+		  __print_symbolic(__entry->from, { 0, "delay" },
+				   { 1, "compete" }, { 2, "drain" },
+				   { 3, "judge" }),
+		  __print_symbolic(__entry->to, { 0, "delay" },
+				   { 1, "compete" }, { 2, "drain" },
+				   { 3, "judge" }),
 		  __entry->rtt_min, __entry->base_rtt, __entry->cwnd)
 );
 

@@ -147,6 +147,10 @@ SETS = {
                                  'cubic'],
                     s1_rtts=(), s1_bufs=(), dur_s1={}, s1_extra={}, dur={},
                     scens=(), compete=('vs1',), dur_compete=30),
+    'compete-check': dict(reps=1, ccs=['cdg-compete'], s1_rtts=(),
+                          s1_bufs=(), dur_s1={}, s1_extra={}, dur={},
+                          scens=(), compete=('alone', 'four', 'vs2', 'stop'),
+                          dur_compete=30, trace=1),
     # Single flows of 20 s, four times: ours against the in-tree module
     # (the two alternate which goes first, rep by rep, so that a drift
     # cannot favour one), and the recommended opt-in mode (cdg-dnr).
@@ -205,6 +209,13 @@ def compete_paths(s):
     cubic flow on the four single-flow paths, against two, alone, four
     CDG flows, and a cubic flow that stops mid-run.  s['compete'] names
     the parts; extra (a list of labels) overrides the set's CCs."""
+    for scen, conf, st, extra in compete_parts(s):
+        if s.get('trace'):
+            st['trace'] = 1
+        yield scen, conf, st, extra
+
+
+def compete_parts(s):
     dur = s['dur_compete']
     for part in s['compete']:
         if part == 'vs1':
@@ -226,6 +237,11 @@ def compete_paths(s):
                 yield ('s1', 'rtt%d-buf8' % rtt,
                        dict(rtt1=rtt, rtt2=rtt, buf=8 * bdp_packets(rtt),
                             dur=dur, n=1), ['cdg', 'cdg-compete'])
+        elif part == 'stop':
+            # The cubic flow stops half-way: how soon is the queue short?
+            yield ('s3', 'rtt20-buf8-stop%d' % (dur // 2),
+                   dict(rtt1=20, rtt2=20, buf=8 * bdp_packets(20), dur=dur,
+                        vs='cubic', vs_end=dur // 2), ['cdg-compete'])
         elif part == 'four':
             yield ('s2', 'rtt20-buf8',
                    dict(rtt1=20, rtt2=20, buf=8 * bdp_packets(20), dur=dur,
@@ -268,7 +284,9 @@ def nsperf_paths(which):
 
 def flows_of(cc, st):
     if 'vs' in st:
-        return ','.join(['%s@1+0' % cc] + ['%s@1+0' % st['vs']] * st.get('nvs', 1))
+        end = '-%d' % st['vs_end'] if 'vs_end' in st else ''
+        return ','.join(['%s@1+0' % cc] +
+                        ['%s@1+0%s' % (st['vs'], end)] * st.get('nvs', 1))
     if 'rttfair' in st:
         return '%s@1+0,%s@2+0' % (cc, cc)
     return ','.join(['%s@1+0' % cc] * st['n'])
