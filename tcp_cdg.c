@@ -379,6 +379,10 @@ struct cdg {
 			u32 t_k;	/* cubic: when W reaches w_max, us; 0: none */
 			u32 w_max;	/* cubic: window at the last loss */
 		};
+		struct {
+			u32 :32;
+			u32 q_first_us;	/* detector: the stretch's first min RTT */
+		};
 	};
 	/* compete (opt-in), see cdg_compete_round() */
 	u8  mode;			/* enum cdg_mode */
@@ -667,17 +671,24 @@ static u32 cdg_scaled_gradient(const struct cdg *ca, u32 grad)
  * "Against cubic"):
  *
  * - delay mode: a round is "standing" when its minimum RTT stayed more
- *   than a margin (an eighth of the base RTT, at least 500 us) above the
- *   base RTT.  CDG alone drains its queue with each backoff, so a round
- *   after a backoff comes back to the base.  CDG_COMPETE_ROUNDS standing
+ *   than half the base RTT (at least 500 us) above the base RTT.  CDG
+ *   alone drains its queue with each backoff, so a round after a backoff
+ *   comes back to the base; several CDG flows keep a queue of a fraction
+ *   of the base (5-15 ms at 20 ms for four).  CDG_COMPETE_ROUNDS standing
  *   rounds in a row in which CDG drew at least CDG_COMPETE_BACKOFFS delay
- *   backoffs mean someone else keeps the queue: competitive mode.
+ *   backoffs, at the end of which the queue is no shorter than at their
+ *   start, mean someone else keeps the queue and grows it: competitive
+ *   mode.  (Other CDG flows keep a queue too, but back off as well: over
+ *   the stretch it shrinks.)  The stretch's first minimum is kept in
+ *   HyStart's round_start, which is not read after slow start; slow
+ *   start (after an RTO) starts the count again.
  * - competitive mode: no delay backoffs; the window grows as cubic's (RFC
  *   9438: C = 0.4, beta = 0.7, never slower than Reno), and on loss the
  *   shadow window still applies.  The base RTT is frozen: the standing
  *   queue must not become the base.
- * - back to delay mode when a round's minimum RTT comes back within the
- *   margin, or when a drain probe finds the queue was ours: every
+ * - back to delay mode when a round's minimum RTT comes back within an
+ *   eighth of the base RTT (at least 500 us) of it, or when a drain
+ *   probe finds the queue was ours: every
  *   CDG_PROBE_ROUNDS competing rounds, cwnd goes to cwnd * base / min RTT
  *   (our share of the queue drains) for one round, then back; if the
  *   first round after the drain still sees a standing queue, someone else
@@ -687,6 +698,12 @@ static u32 cdg_scaled_gradient(const struct cdg *ca, u32 grad)
 static u32 cdg_compete_margin(u32 base_us)
 {
 	return max_t(u32, base_us >> 3, CDG_COMPETE_MARGIN_MIN_US);
+}
+
+/* To enter, the queue must stand higher: half the base RTT. */
+static u32 cdg_compete_entry_margin(u32 base_us)
+{
+	return max_t(u32, base_us >> 1, CDG_COMPETE_MARGIN_MIN_US);
 }
 
 /* Integer cube root (Hacker's Delight, icbrt), floor(cbrt(a)). */
@@ -835,15 +852,20 @@ static void cdg_compete_round(struct sock *sk)
 
 	switch (ca->mode) {
 	case CDG_MODE_DELAY:
-		if (!standing) {
+		if ((u32)max(rtt_min_us, 0) <=
+		    base_us + cdg_compete_entry_margin(base_us) ||
+		    tcp_in_slow_start(tp)) {
 			ca->q_rounds = 0;
 			ca->q_backoffs = 0;
 			break;
 		}
+		if (!ca->q_rounds)
+			ca->q_first_us = rtt_min_us;
 		if (ca->q_rounds < U8_MAX)
 			ca->q_rounds++;
 		if (ca->q_rounds >= CDG_COMPETE_ROUNDS &&
-		    ca->q_backoffs >= CDG_COMPETE_BACKOFFS)
+		    ca->q_backoffs >= CDG_COMPETE_BACKOFFS &&
+		    (u32)rtt_min_us >= ca->q_first_us)
 			cdg_compete_enter(sk, rtt_min_us);
 		break;
 	case CDG_MODE_COMPETE:

@@ -143,10 +143,13 @@ SETS = {
     'compete-diag': dict(reps=1, ccs=['cdg', 'cdg-compete'], s1_rtts=(), s1_bufs=(),
                          dur_s1={}, s1_extra={}, dur={}, scens=(),
                          compete=('diag',), dur_compete=30),
-    'compete': dict(reps=3, ccs=['cdg-compete', 'cdg', 'cdg-intree', 'bbr',
-                                 'cubic'],
+    # Sized to the wall time of issue 22's session (about 2 minutes a
+    # run): compete=1 three times on each path, the references once on
+    # the deep-buffer paths; vs2, four and stop once (rep1).
+    'compete': dict(reps=3, ccs=['cdg-compete'],
                     s1_rtts=(), s1_bufs=(), dur_s1={}, s1_extra={}, dur={},
-                    scens=(), compete=('vs1',), dur_compete=30),
+                    scens=(), compete=('vs1', 'vs1ref', 'vs2', 'four', 'stop'),
+                    dur_compete=30, rep1=('vs1ref', 'vs2', 'four', 'stop')),
     'compete-check': dict(reps=1, ccs=['cdg-compete'], s1_rtts=(),
                           s1_bufs=(), dur_s1={}, s1_extra={}, dur={},
                           scens=(), compete=('alone', 'four', 'vs2', 'stop'),
@@ -209,41 +212,53 @@ def compete_paths(s):
     cubic flow on the four single-flow paths, against two, alone, four
     CDG flows, and a cubic flow that stops mid-run.  s['compete'] names
     the parts; extra (a list of labels) overrides the set's CCs."""
-    for scen, conf, st, extra in compete_parts(s):
+    for part, (scen, conf, st, extra) in compete_parts(s):
         if s.get('trace'):
             st['trace'] = 1
+        if part in s.get('rep1', ()):
+            st['rep1'] = 1
         yield scen, conf, st, extra
 
 
 def compete_parts(s):
     dur = s['dur_compete']
-    for part in s['compete']:
+    parts = s['compete']
+    if os.environ.get('BENCH_PARTS'):   # BENCH_PARTS=four,stop: a subset
+        parts = os.environ['BENCH_PARTS'].split(',')
+    for part in parts:
         if part == 'vs1':
             for rtt in (20, 80):
                 for b in (1, 8):
-                    yield ('s3', 'rtt%d-buf%d' % (rtt, b),
+                    yield part, ('s3', 'rtt%d-buf%d' % (rtt, b),
                            dict(rtt1=rtt, rtt2=rtt, buf=b * bdp_packets(rtt),
                                 dur=dur, vs='cubic'), None)
+        elif part == 'vs1ref':
+            # The references, once, on the two deep-buffer paths.
+            for rtt in (20, 80):
+                yield part, ('s3', 'rtt%d-buf8' % rtt,
+                       dict(rtt1=rtt, rtt2=rtt, buf=8 * bdp_packets(rtt),
+                            dur=dur, vs='cubic', rep1=1),
+                       ['cdg', 'cdg-intree', 'bbr', 'cubic'])
         elif part == 'diag':
-            yield ('s3', 'rtt20-buf8',
+            yield part, ('s3', 'rtt20-buf8',
                    dict(rtt1=20, rtt2=20, buf=8 * bdp_packets(20), dur=dur,
                         vs='cubic', trace=1), None)
         elif part == 'vs2':
-            yield ('s3', 'rtt20-buf8-vs2',
+            yield part, ('s3', 'rtt20-buf8-vs2',
                    dict(rtt1=20, rtt2=20, buf=8 * bdp_packets(20), dur=dur,
                         vs='cubic', nvs=2), None)
         elif part == 'alone':
             for rtt in (20, 80):
-                yield ('s1', 'rtt%d-buf8' % rtt,
+                yield part, ('s1', 'rtt%d-buf8' % rtt,
                        dict(rtt1=rtt, rtt2=rtt, buf=8 * bdp_packets(rtt),
                             dur=dur, n=1), ['cdg', 'cdg-compete'])
         elif part == 'stop':
             # The cubic flow stops half-way: how soon is the queue short?
-            yield ('s3', 'rtt20-buf8-stop%d' % (dur // 2),
+            yield part, ('s3', 'rtt20-buf8-stop%d' % (dur // 2),
                    dict(rtt1=20, rtt2=20, buf=8 * bdp_packets(20), dur=dur,
                         vs='cubic', vs_end=dur // 2), ['cdg-compete'])
         elif part == 'four':
-            yield ('s2', 'rtt20-buf8',
+            yield part, ('s2', 'rtt20-buf8',
                    dict(rtt1=20, rtt2=20, buf=8 * bdp_packets(20), dur=dur,
                         n=4), ['cdg', 'cdg-compete'])
 
@@ -327,7 +342,8 @@ def plan(size):
         flip = alternate and rep % 2 == 0
         runs = [(group(label, flip), scen, conf, label, st)
                 for scen, conf, variants, st in configs(size)
-                for label in variants]
+                for label in variants
+                if rep == 1 or not st.get('rep1')]
         runs.sort(key=lambda r: r[0])       # stable: scenario order kept
         lines += [run_line(scen, conf, label, rep, st)
                   for _, scen, conf, label, st in runs]

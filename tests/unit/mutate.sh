@@ -73,9 +73,11 @@ counter-hystart-swapped|s/train ? CDG_MIB_HYSTART_TRAIN : CDG_MIB_HYSTART_DELAY/
 # Mutants of compete (issue 22): the detector, the mode, the probe, cubic.
 mutants="$mutants
 compete-rounds|s/CDG_COMPETE_ROUNDS\t8/CDG_COMPETE_ROUNDS\t7/
+compete-shrinking-queue|s/(u32)rtt_min_us >= ca->q_first_us)/1)/
 compete-no-backoffs-needed|s/ca->q_backoffs >= CDG_COMPETE_BACKOFFS/ca->q_backoffs >= 0/
 compete-backoffs-kept|/if (!standing) {/{n;n;s/ca->q_backoffs = 0;/;/}
 compete-margin-wider|s/return max_t(u32, base_us >> 3, CDG_COMPETE_MARGIN_MIN_US);/return max_t(u32, base_us >> 2, CDG_COMPETE_MARGIN_MIN_US);/
+compete-entry-margin|s/return max_t(u32, base_us >> 1, CDG_COMPETE_MARGIN_MIN_US);/return max_t(u32, base_us >> 2, CDG_COMPETE_MARGIN_MIN_US);/
 compete-margin-narrower|s/return max_t(u32, base_us >> 3, CDG_COMPETE_MARGIN_MIN_US);/return max_t(u32, base_us >> 4, CDG_COMPETE_MARGIN_MIN_US);/
 compete-base-follows-queue|s/^\tif (delay_mode)$/\tif (1)/
 compete-backoffs-go-on|s/return grad > 0 \&\& delay_mode \&\& ca->mode == CDG_MODE_DELAY \&\&/return grad > 0 \&\&/

@@ -69,7 +69,8 @@ static bool round_at(struct tsock *s, s32 min, s32 max, bool backoff)
  * rises a little each round (a positive gradient), backing off whenever
  * it may.  Returns the rounds it took to leave delay mode (0: never).
  */
-static int standing_queue(struct tsock *s, int rounds, bool backoffs)
+static int standing_queue_of(struct tsock *s, s32 queue, int rounds,
+			     bool backoffs)
 {
 	int i;
 	long e0 = enters();
@@ -78,12 +79,17 @@ static int standing_queue(struct tsock *s, int rounds, bool backoffs)
 	for (i = 0; i < 5; i++)
 		round_at(s, BASE, BASE + 1000, false);
 	for (i = 1; i <= rounds; i++) {
-		round_at(s, BASE + QUEUE + 100 * i, BASE + QUEUE + 100 * i + 1000,
+		round_at(s, BASE + queue + 100 * i, BASE + queue + 100 * i + 1000,
 			 backoffs);
 		if (enters() > e0)
 			return i;
 	}
 	return 0;
+}
+
+static int standing_queue(struct tsock *s, int rounds, bool backoffs)
+{
+	return standing_queue_of(s, QUEUE, rounds, backoffs);
 }
 
 static void test_enter(void)
@@ -119,11 +125,43 @@ static void test_enter(void)
 	t_close(&s);
 	tap_ok(after == 0, "7 standing rounds are not enough (entered after %d)", after);
 
+	/* To enter, the queue must stand above half the base RTT (10 ms). */
+	after = standing_queue_of(&s, 7000, 30, true);
+	t_close(&s);
+	tap_ok(after == 0, "a queue rising from 7.1 to 10 ms at a 20 ms base: above "
+	       "an eighth of the base, not above half of it: no "
+	       "entry in 30 rounds (entered after %d)", after);
+	after = standing_queue_of(&s, 10000, 30, true);
+	t_close(&s);
+	tap_ok(after == 8, "a queue of 10.1 ms and rising: entry after %d rounds "
+	       "(want 8)", after);
+
 	after = standing_queue(&s, 100, false);
 	t_close(&s);
 	tap_ok(after == 0,
 	       "a standing queue without CDG backoffs (a loss-based flow's queue "
 	       "CDG never reacted to) does not enter it (entered after %d)", after);
+
+	/*
+	 * Other CDG flows: the queue stands but shrinks while everyone backs
+	 * off (the round's max still rises: a positive gradient, backoffs).
+	 */
+	{
+		long e0 = enters();
+		int i;
+
+		t_open(&s, &impl_ours, 100, 7);
+		for (i = 0; i < 5; i++)
+			round_at(&s, BASE, BASE + 1000, false);
+		for (i = 1; i <= 12; i++)
+			round_at(&s, BASE + QUEUE - 500 * i,
+				 BASE + QUEUE + 2000 * i, true);
+		t_close(&s);
+		after = enters() > e0;
+	}
+	tap_ok(after == 0,
+	       "a standing queue that shrinks over 12 rounds despite the backoffs "
+	       "(other CDG flows backing off too) does not enter it");
 
 	setup("0");
 	after = standing_queue(&s, 100, true);
