@@ -380,7 +380,7 @@ struct cdg {
 			u32 w_max;	/* cubic: window at the last loss */
 		};
 		struct {
-			u32 :32;
+			u32 __pad;	/* last_ack: HyStart resets it */
 			u32 q_first_us;	/* detector: the stretch's first min RTT */
 		};
 	};
