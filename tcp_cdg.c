@@ -66,6 +66,7 @@
 #define CDG_COMPETE_BACKOFFS	2	/* ... with this many backoffs in them */
 #define CDG_COMPETE_MARGIN_MIN_US 500	/* floor of the "empty queue" margin */
 #define CDG_PROBE_ROUNDS	8	/* competing rounds between drain probes */
+#define CDG_BASE_HOLD_ROUNDS	64	/* standing rounds that hold the base */
 #define CDG_CUBIC_BETA		717	/* 0.7 * 1024: cubic's decrease */
 #define CDG_CUBIC_D_MAX_MS	BIT(20)	/* keeps C * d^3 in 64 bits */
 #define CDG_CUBIC_K3_PER_SEG	2500000000ULL	/* ms^3 per segment: 1 / C */
@@ -863,10 +864,20 @@ static void cdg_compete_round(struct sock *sk)
 			ca->q_first_us = rtt_min_us;
 		if (ca->q_rounds < U8_MAX)
 			ca->q_rounds++;
-		if (ca->q_rounds >= CDG_COMPETE_ROUNDS &&
-		    ca->q_backoffs >= CDG_COMPETE_BACKOFFS &&
-		    (u32)rtt_min_us >= ca->q_first_us)
+		if (ca->q_rounds < CDG_COMPETE_ROUNDS ||
+		    ca->q_backoffs < CDG_COMPETE_BACKOFFS)
+			break;
+		if ((u32)rtt_min_us >= ca->q_first_us) {
 			cdg_compete_enter(sk, rtt_min_us);
+			break;
+		}
+		/*
+		 * The queue shrank (a loss of the competitor's, or other CDG
+		 * flows backing off): measure again from this round, with
+		 * backoffs of its own.
+		 */
+		ca->q_first_us = rtt_min_us;
+		ca->q_backoffs = 0;
 		break;
 	case CDG_MODE_COMPETE:
 		if (!standing) {
@@ -1015,9 +1026,14 @@ static bool cdg_round_end(struct sock *sk)
 
 	/*
 	 * This round's minimum first: the decisions below use the base.  Not
-	 * while competing: the standing queue is not the path.
+	 * while competing, nor (compete) while the detector counts the first
+	 * CDG_BASE_HOLD_ROUNDS rounds of a standing queue: the standing queue
+	 * is not the path, and at 80 ms the detector may need more than the
+	 * base's 10 s window.
 	 */
-	if (delay_mode)
+	if (delay_mode &&
+	    !(READ_ONCE(compete) && ca->q_rounds &&
+	      ca->q_rounds < CDG_BASE_HOLD_ROUNDS))
 		cdg_base_rtt_update(sk, ca->rtt.min);
 	if (unlikely(!ca->gradients) && window > 1)
 		cdg_ring_retry(sk);

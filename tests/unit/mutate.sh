@@ -73,6 +73,8 @@ counter-hystart-swapped|s/train ? CDG_MIB_HYSTART_TRAIN : CDG_MIB_HYSTART_DELAY/
 # Mutants of compete (issue 22): the detector, the mode, the probe, cubic.
 mutants="$mutants
 compete-rounds|s/CDG_COMPETE_ROUNDS\t8/CDG_COMPETE_ROUNDS\t7/
+compete-no-restart|/The queue shrank/,/break;/{s/ca->q_backoffs = 0;/;/}
+compete-base-no-hold|s/ca->q_rounds < CDG_BASE_HOLD_ROUNDS))/ca->q_rounds < 0))/
 compete-shrinking-queue|s/(u32)rtt_min_us >= ca->q_first_us)/1)/
 compete-no-backoffs-needed|s/ca->q_backoffs >= CDG_COMPETE_BACKOFFS/ca->q_backoffs >= 0/
 compete-backoffs-kept|/if (!standing) {/{n;n;s/ca->q_backoffs = 0;/;/}

@@ -163,6 +163,57 @@ static void test_enter(void)
 	       "a standing queue that shrinks over 12 rounds despite the backoffs "
 	       "(other CDG flows backing off too) does not enter it");
 
+	/*
+	 * The competitor's loss: the queue fell, then grows again.  The
+	 * stretch is measured again from the fall: entry 2 backoffs later.
+	 */
+	{
+		long e0 = enters();
+		int i, n = 0;
+
+		t_open(&s, &impl_ours, 100, 7);
+		for (i = 0; i < 5; i++)
+			round_at(&s, BASE, BASE + 1000, false);
+		for (i = 1; i <= 7; i++)
+			round_at(&s, BASE + QUEUE + 1000 * i, BASE + QUEUE + 1000 * i + 1000,
+				 true);
+		round_at(&s, BASE + QUEUE - 5000, BASE + QUEUE + 9000, true);
+		for (i = 1; i <= 10 && enters() == e0; i++, n++)
+			round_at(&s, BASE + QUEUE - 5000 + 100 * i,
+				 BASE + QUEUE + 9000 + 100 * i, true);
+		t_close(&s);
+		tap_ok(enters() == e0 + 1 && n >= 2 && n <= 4,
+		       "a queue that fell at its 8th standing round (the competitor's "
+		       "loss) and grows again: entry %d rounds later (want 2-4: two "
+		       "backoffs of its own)", n);
+	}
+
+	/*
+	 * A long path: 40 standing rounds of 300 ms (12 s) before CDG backs
+	 * off at all.  The base RTT must not have become the queue by then
+	 * (its window is 10 s): the first 64 standing rounds hold it.
+	 */
+	{
+		long e0 = enters();
+		int i;
+
+		t_open(&s, &impl_ours, 100, 7);
+		for (i = 0; i < 5; i++)
+			round_at(&s, BASE, BASE + 1000, false);
+		for (i = 1; i <= 40; i++) {
+			s.tp.tcp_mstamp += 200000;
+			round_at(&s, BASE + QUEUE + 10 * i, BASE + QUEUE + 1000, false);
+		}
+		for (i = 1; i <= 10 && enters() == e0; i++)
+			round_at(&s, BASE + QUEUE + 500 + 100 * i,
+				 BASE + QUEUE + 2000 + 100 * i, true);
+		t_close(&s);
+		tap_ok(enters() == e0 + 1,
+		       "a standing queue 12 s long before any backoff: the base RTT "
+		       "was held, and 2 backoffs then enter (%ld entries)",
+		       enters() - e0);
+	}
+
 	setup("0");
 	after = standing_queue(&s, 100, true);
 	t_close(&s);

@@ -1,6 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # vm-exclusive: measures goodput shares
+# (No "# vm-tier: functional": like parity and the stress tests it runs on
+# the oldest and the newest kernel line in make check, about two minutes
+# of wall time each; make check-full and T=coexist run it everywhere.)
 #
 # Issue 22: CDG with compete=1 holds its own against one cubic flow.  Both
 # flows start together over one bottleneck (netem on the client's egress:
