@@ -144,13 +144,13 @@ SETS = {
                          dur_s1={}, s1_extra={}, dur={}, scens=(),
                          compete=('diag',), dur_compete=30),
     # Sized to the wall time of issue 22's session (2-3 minutes a run on
-    # a busy host): compete=1 three times on each path; vs2, four (ours
-    # at the defaults and compete=1) and stop once (rep1).  The part
-    # vs1ref (the references once on the deep-buffer paths) was cut:
-    # BENCH_PARTS=vs1ref runs it alone.
-    'compete': dict(reps=3, ccs=['cdg-compete'],
+    # a busy host): compete=1 three times on the 8-BDP paths, twice on
+    # the 1-BDP ones; vs2 and four once (rep1).  Cut, to run apart with
+    # BENCH_PARTS: vs1ref (the references once on the deep-buffer paths)
+    # and stop (set compete-check has it).
+    'compete': dict(reps=3, ccs=['cdg-compete'], reps_buf1=2,
                     s1_rtts=(), s1_bufs=(), dur_s1={}, s1_extra={}, dur={},
-                    scens=(), compete=('vs1', 'vs2', 'four', 'stop'),
+                    scens=(), compete=('vs1', 'vs2', 'four'),
                     dur_compete=30, rep1=('vs1ref', 'vs2', 'four', 'stop'),
                     trace=1),
     'compete-check': dict(reps=1, ccs=['cdg-compete'], s1_rtts=(),
@@ -234,7 +234,8 @@ def compete_parts(s):
                 for b in (1, 8):
                     yield part, ('s3', 'rtt%d-buf%d' % (rtt, b),
                            dict(rtt1=rtt, rtt2=rtt, buf=b * bdp_packets(rtt),
-                                dur=dur, vs='cubic'), None)
+                                dur=dur, vs='cubic',
+                                maxrep=s.get('reps_buf%d' % b, 99)), None)
         elif part == 'vs1ref':
             # The references, once, on the two deep-buffer paths.
             for rtt in (20, 80):
@@ -346,7 +347,8 @@ def plan(size):
         runs = [(group(label, flip), scen, conf, label, st)
                 for scen, conf, variants, st in configs(size)
                 for label in variants
-                if rep == 1 or not st.get('rep1')]
+                if (rep == 1 or not st.get('rep1')) and
+                rep <= st.get('maxrep', 99)]
         runs.sort(key=lambda r: r[0])       # stable: scenario order kept
         lines += [run_line(scen, conf, label, rep, st)
                   for _, scen, conf, label, st in runs]
