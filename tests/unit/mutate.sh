@@ -76,12 +76,12 @@ compete-rounds|s/CDG_COMPETE_ROUNDS\t8/CDG_COMPETE_ROUNDS\t7/
 compete-no-restart|/The queue shrank/,/break;/{s/ca->q_backoffs = 0;/;/}
 compete-base-no-hold|s/ca->q_rounds < CDG_BASE_HOLD_ROUNDS))/ca->q_rounds < 0))/
 compete-shrinking-queue|s/(u32)rtt_min_us >= ca->q_first_us)/1)/
-compete-no-backoffs-needed|s/ca->q_backoffs >= CDG_COMPETE_BACKOFFS/ca->q_backoffs >= 0/
-compete-backoffs-kept|/if (!standing) {/{n;n;s/ca->q_backoffs = 0;/;/}
+compete-no-backoffs-needed|s/ca->q_backoffs < CDG_COMPETE_BACKOFFS)/ca->q_backoffs < 0)/
+compete-backoffs-kept|/tcp_in_slow_start(tp)) {/{n;n;s/ca->q_backoffs = 0;/;/}
 compete-margin-wider|s/return max_t(u32, base_us >> 3, CDG_COMPETE_MARGIN_MIN_US);/return max_t(u32, base_us >> 2, CDG_COMPETE_MARGIN_MIN_US);/
 compete-entry-margin|s/return max_t(u32, base_us >> 1, CDG_COMPETE_MARGIN_MIN_US);/return max_t(u32, base_us >> 2, CDG_COMPETE_MARGIN_MIN_US);/
 compete-margin-narrower|s/return max_t(u32, base_us >> 3, CDG_COMPETE_MARGIN_MIN_US);/return max_t(u32, base_us >> 4, CDG_COMPETE_MARGIN_MIN_US);/
-compete-base-follows-queue|s/^\tif (delay_mode)$/\tif (1)/
+compete-base-follows-queue|s/^\tif (delay_mode \&\&$/\tif (1 \&\&/
 compete-backoffs-go-on|s/return grad > 0 \&\& delay_mode \&\& ca->mode == CDG_MODE_DELAY \&\&/return grad > 0 \&\&/
 compete-no-exit-on-empty|/case CDG_MODE_COMPETE:/,/break;/{s/if (!standing) {/if (0) {/}
 compete-probe-interval|s/CDG_PROBE_ROUNDS\t8/CDG_PROBE_ROUNDS\t9/
