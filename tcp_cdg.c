@@ -62,6 +62,14 @@
 #define CDG_TRAIN_GAP_US	3000	/* ACKs closer than this form a train */
 #define CDG_HYSTART_MIN_US	125	/* floor of both HyStart thresholds */
 #define CDG_HYSTART_SAMPLES	8	/* ACKs per round before delay exit */
+#define CDG_COMPETE_ROUNDS	8	/* rounds of a standing queue ... */
+#define CDG_COMPETE_BACKOFFS	2	/* ... with this many backoffs in them */
+#define CDG_COMPETE_MARGIN_MIN_US 500	/* floor of the "empty queue" margin */
+#define CDG_PROBE_ROUNDS	8	/* competing rounds between drain probes */
+#define CDG_BASE_HOLD_ROUNDS	64	/* standing rounds that hold the base */
+#define CDG_CUBIC_BETA		717	/* 0.7 * 1024: cubic's decrease */
+#define CDG_CUBIC_D_MAX_MS	BIT(20)	/* keeps C * d^3 in 64 bits */
+#define CDG_CUBIC_K3_PER_SEG	2500000000ULL	/* ms^3 per segment: 1 / C */
 
 enum cdg_hystart_bits {
 	CDG_HYSTART_ACK_TRAIN	= 1,
@@ -78,6 +86,7 @@ static bool use_tolerance __read_mostly;
 static bool backoff_drain __read_mostly;	/* opt-in, beyond the in-tree module */
 static bool no_extrapolate __read_mostly;	/* opt-in, beyond the in-tree module */
 static unsigned int ref_rtt_us __read_mostly;	/* opt-in, 0 = as in-tree */
+static unsigned int compete __read_mostly;	/* opt-in, 0 = as in-tree */
 
 /*
  * Parameters are checked when they are set, at load and through sysfs.  At
@@ -174,6 +183,10 @@ static struct cdg_uint_param ref_rtt_param = {
 	&ref_rtt_us, CDG_REF_RTT_MAX_US
 };
 
+static struct cdg_uint_param compete_param = {
+	&compete, 1
+};
+
 module_param_cb(window, &cdg_window_ops, &window, 0444);
 MODULE_PARM_DESC(window, "gradient window size (power of two <= 256)");
 module_param_cb(backoff_beta, &cdg_uint_ops, &beta_param, 0644);
@@ -194,6 +207,8 @@ module_param(no_extrapolate, bool, 0644);
 MODULE_PARM_DESC(no_extrapolate, "while the ring fills, sum the rounds measured instead of scaling them to a full window (opt-in; 0 = as the in-tree module)");
 module_param_cb(ref_rtt_us, &cdg_uint_ops, &ref_rtt_param, 0644);
 MODULE_PARM_DESC(ref_rtt_us, "scale the backoff probability by ref_rtt_us / base RTT (0-10000000 us; opt-in; 0 = RTT-independent, as the in-tree module)");
+module_param_cb(compete, &cdg_uint_ops, &compete_param, 0644);
+MODULE_PARM_DESC(compete, "grow as cubic while a loss-based flow keeps a standing queue that delay backoffs do not drain (0-1; opt-in; 0 = as the in-tree module)");
 
 /*
  * Counters, per network namespace, in /proc/net/stat/tcp_cdg: one
@@ -210,6 +225,9 @@ enum cdg_mib_field {
 	CDG_MIB_HYSTART_TRAIN,	/* slow-start exits by ACK train */
 	CDG_MIB_HYSTART_DELAY,	/* slow-start exits by delay */
 	CDG_MIB_TOLERATED,	/* losses ignored by use_tolerance */
+	CDG_MIB_COMPETE,	/* compete: entries into competitive mode */
+	CDG_MIB_COMPETE_EXIT,	/* ... returns to delay mode */
+	CDG_MIB_PROBES,		/* ... drain probes taken while competing */
 	CDG_MIB_MAX
 };
 
@@ -224,6 +242,9 @@ static const char * const cdg_mib_names[CDG_MIB_MAX] = {
 	[CDG_MIB_HYSTART_TRAIN]	= "HystartTrainExits",
 	[CDG_MIB_HYSTART_DELAY]	= "HystartDelayExits",
 	[CDG_MIB_TOLERATED]	= "LossesTolerated",
+	[CDG_MIB_COMPETE]	= "CompeteEnters",
+	[CDG_MIB_COMPETE_EXIT]	= "CompeteExits",
+	[CDG_MIB_PROBES]	= "CompeteProbes",
 };
 
 struct cdg_mib {
@@ -321,6 +342,14 @@ enum cdg_state {
 	CDG_BACKOFF = 3,
 };
 
+/* compete (opt-in): delay mode, or competing with a loss-based flow. */
+enum cdg_mode {
+	CDG_MODE_DELAY	 = 0,	/* CDG as in-tree */
+	CDG_MODE_COMPETE = 1,	/* no delay backoffs, cubic growth */
+	CDG_MODE_DRAIN	 = 2,	/* probe, round 1: our queue drains */
+	CDG_MODE_JUDGE	 = 3,	/* probe, round 2: is the queue gone? */
+};
+
 struct cdg {
 	struct cdg_minmax rtt;		/* this round's RTT range, us */
 	struct cdg_minmax rtt_prev;	/* the previous round's */
@@ -337,8 +366,30 @@ struct cdg {
 	u8  ring_rounds;		/* rounds ended without a ring */
 	s32 delay_min;			/* HyStart: smallest round min RTT */
 	struct minmax base_rtt;		/* see cdg_base_rtt() */
-	u32 last_ack;			/* HyStart: end of the ACK train */
-	u32 round_start;		/* HyStart: start of the ACK train */
+	/*
+	 * HyStart's ACK train in delay mode; cubic's curve while competing
+	 * (compete, opt-in), when HyStart does not run.  The state must fit
+	 * the 88 bytes of ICSK_CA_PRIV_SIZE before 5.1.
+	 */
+	union {
+		struct {
+			u32 last_ack;	/* HyStart: end of the ACK train */
+			u32 round_start; /* HyStart: start of the ACK train */
+		};
+		struct {
+			u32 t_k;	/* cubic: when W reaches w_max, us; 0: none */
+			u32 w_max;	/* cubic: window at the last loss */
+		};
+		struct {
+			u32 __pad;	/* last_ack: HyStart resets it */
+			u32 q_first_us;	/* detector: the stretch's first min RTT */
+		};
+	};
+	/* compete (opt-in), see cdg_compete_round() */
+	u8  mode;			/* enum cdg_mode */
+	u8  q_rounds;			/* standing rounds; probe: the queue */
+	u8  q_backoffs;			/* delay backoffs drawn in those rounds */
+	u8  probe_rounds;		/* competing rounds since the last probe */
 };
 
 /*
@@ -610,6 +661,317 @@ static u32 cdg_scaled_gradient(const struct cdg *ca, u32 grad)
 }
 
 /*
+ * compete (opt-in): hold one's own against a loss-based flow.
+ *
+ * A loss-based flow (cubic, reno) fills the bottleneck's buffer until it
+ * drops, whatever CDG does: CDG's delay backoffs then only hand it the
+ * window, and CDG's Reno growth (a segment per RTT of a queue-inflated
+ * RTT) never wins it back.  The in-tree defence, ineffectual-backoff
+ * detection, is re-armed by any 32 us fall of the RTT, which the loss-based
+ * flow's own sawtooth makes.  So a separate detector (docs/tuning.md,
+ * "Against cubic"):
+ *
+ * - delay mode: a round is "standing" when its minimum RTT stayed more
+ *   than half the base RTT (at least 500 us) above the base RTT.  CDG
+ *   alone drains its queue with each backoff, so a round after a backoff
+ *   comes back to the base; several CDG flows keep a queue of a fraction
+ *   of the base (5-15 ms at 20 ms for four).  CDG_COMPETE_ROUNDS standing
+ *   rounds in a row in which CDG drew at least CDG_COMPETE_BACKOFFS delay
+ *   backoffs, at the end of which the queue is no shorter than at their
+ *   start, mean someone else keeps the queue and grows it: competitive
+ *   mode.  (Other CDG flows keep a queue too, but back off as well: over
+ *   the stretch it shrinks.)  The stretch's first minimum is kept in
+ *   HyStart's round_start, which is not read after slow start; slow
+ *   start (after an RTO) starts the count again.
+ * - competitive mode: no delay backoffs; the window grows as cubic's (RFC
+ *   9438: C = 0.4, beta = 0.7, never slower than Reno), and on loss the
+ *   shadow window still applies.  The base RTT is frozen: the standing
+ *   queue must not become the base.
+ * - back to delay mode when a round's minimum RTT comes back within an
+ *   eighth of the base RTT (at least 500 us) of it, or when a drain
+ *   probe finds the queue was ours: every
+ *   CDG_PROBE_ROUNDS competing rounds, cwnd goes to cwnd * base / min RTT
+ *   (our share of the queue drains) for one round, then back; if the
+ *   first round after the drain still sees a standing queue, someone else
+ *   holds it and competition goes on, else CDG takes the drained window
+ *   and returns to delay mode.
+ */
+static u32 cdg_compete_margin(u32 base_us)
+{
+	return max_t(u32, base_us >> 3, CDG_COMPETE_MARGIN_MIN_US);
+}
+
+/* To enter, the queue must stand higher: half the base RTT. */
+static u32 cdg_compete_entry_margin(u32 base_us)
+{
+	return max_t(u32, base_us >> 1, CDG_COMPETE_MARGIN_MIN_US);
+}
+
+/* Integer cube root (Hacker's Delight, icbrt), floor(cbrt(a)). */
+static u32 __pure cdg_cbrt(u64 a)
+{
+	u64 y = 0, b;
+	int s;
+
+	for (s = 63; s >= 0; s -= 3) {
+		y <<= 1;
+		b = 3 * y * (y + 1) + 1;
+		if ((a >> s) >= b) {
+			a -= b << s;
+			y++;
+		}
+	}
+	return y;
+}
+
+static void cdg_mode_set(struct sock *sk, u8 mode, s32 rtt_min_us)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+
+	trace_cdg_mode(sk, ca->mode, mode, rtt_min_us, cdg_base_rtt(ca),
+		       tcp_snd_cwnd(tcp_sk(sk)));
+	ca->mode = mode;
+}
+
+static void cdg_compete_enter(struct sock *sk, s32 rtt_min_us)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 cwnd = tcp_snd_cwnd(tp);
+
+	cdg_count(sk, CDG_MIB_COMPETE);
+	cdg_mode_set(sk, CDG_MODE_COMPETE, rtt_min_us);
+	/*
+	 * Cubic from here, climbing back to the shadow window (what the
+	 * delay backoffs gave up); and a probe at once, which measures our
+	 * share of the queue and sets the window for half of it (see
+	 * cdg_compete_share()).
+	 */
+	ca->w_max = max(cwnd, ca->shadow_wnd);
+	ca->t_k = 0;
+	ca->probe_rounds = CDG_PROBE_ROUNDS - 1;
+	ca->q_rounds = 0;
+	ca->q_backoffs = 0;
+}
+
+/* The queue delay in 1/16 of the base RTT, at most 255 (~16 x base). */
+static u8 cdg_queue_units(u32 base_us, s32 rtt_us)
+{
+	if (rtt_us <= 0 || (u32)rtt_us <= base_us)
+		return 0;
+	return min_t(u64, div_u64((u64)((u32)rtt_us - base_us) * 16,
+				  base_us), U8_MAX);
+}
+
+/*
+ * After a probe that found the competitor: the queue before the probe
+ * (q_rounds, in units of cdg_queue_units()) less the queue left once ours
+ * drained (the judge round's minimum) is our part of it, and in a FIFO
+ * our part of the queue is our part of the link.  Set the window for half
+ * of it: down at once if we hold more (at most to half of cwnd), by slow
+ * start if less (at most to twice cwnd per probe; ACK-clocked, not a
+ * burst), and let cubic go on from there.
+ */
+static void cdg_compete_share(struct sock *sk, u32 base_us, s32 rtt_min_us)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 cwnd = tcp_snd_cwnd(tp);
+	u32 qtot = ca->q_rounds;
+	u32 qother = cdg_queue_units(base_us, rtt_min_us);
+	u64 want;
+
+	ca->q_rounds = 0;
+	if (!qtot)
+		return;
+	if (qother >= qtot)
+		want = (u64)cwnd * 2;
+	else
+		want = div_u64((u64)cwnd * qtot, 2 * (qtot - qother));
+	want = clamp_t(u64, want, max(cwnd / 2, 2U),
+		       min_t(u64, (u64)cwnd * 2, tp->snd_cwnd_clamp));
+	/* Within an eighth: leave it to cubic. */
+	if (want + (cwnd >> 3) >= cwnd && want <= cwnd + (cwnd >> 3))
+		return;
+	if (want < cwnd)
+		tcp_snd_cwnd_set(tp, want);
+	else
+		WRITE_ONCE(tp->snd_ssthresh, want);
+	ca->w_max = want;
+	ca->t_k = 0;
+	ca->shadow_wnd = min_t(u64, ca->shadow_wnd, want);
+}
+
+/* Back to delay mode with cwnd (the queue the last round saw, drained). */
+static void cdg_compete_exit(struct sock *sk, u32 cwnd, s32 rtt_min_us)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	cdg_count(sk, CDG_MIB_COMPETE_EXIT);
+	cdg_mode_set(sk, CDG_MODE_DELAY, rtt_min_us);
+	cwnd = clamp(cwnd, 2U, tcp_snd_cwnd(tp));
+	tcp_snd_cwnd_set(tp, cwnd);
+	WRITE_ONCE(tp->snd_ssthresh, cwnd);
+	ca->shadow_wnd = cwnd;
+	ca->q_rounds = 0;
+	ca->q_backoffs = 0;
+	ca->probe_rounds = 0;
+	ca->last_ack = 0;		/* HyStart's again */
+}
+
+/* cwnd * base / min RTT: the window without the queue the round saw. */
+static u32 cdg_drained_wnd(u32 cwnd, u32 base_us, s32 rtt_min_us)
+{
+	if (rtt_min_us <= 0 || (u32)rtt_min_us <= base_us)
+		return cwnd;
+	return max_t(u32, 2, div_u64((u64)cwnd * base_us, rtt_min_us));
+}
+
+/* At the end of each round, with compete on or not yet left. */
+static void cdg_compete_round(struct sock *sk)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 base_us = cdg_base_rtt(ca);
+	s32 rtt_min_us = ca->rtt.min;
+	u32 cwnd = tcp_snd_cwnd(tp);
+	bool standing;
+
+	if (!base_us)
+		return;
+	standing = rtt_min_us > 0 &&
+		   (u32)rtt_min_us > base_us + cdg_compete_margin(base_us);
+
+	if (!READ_ONCE(compete)) {	/* switched off at run time */
+		if (ca->mode != CDG_MODE_DELAY)
+			cdg_compete_exit(sk, cdg_drained_wnd(cwnd, base_us,
+							     rtt_min_us),
+					 rtt_min_us);
+		return;
+	}
+
+	switch (ca->mode) {
+	case CDG_MODE_DELAY:
+		if ((u32)max(rtt_min_us, 0) <=
+		    base_us + cdg_compete_entry_margin(base_us) ||
+		    tcp_in_slow_start(tp)) {
+			ca->q_rounds = 0;
+			ca->q_backoffs = 0;
+			break;
+		}
+		if (!ca->q_rounds)
+			ca->q_first_us = rtt_min_us;
+		if (ca->q_rounds < U8_MAX)
+			ca->q_rounds++;
+		if (ca->q_rounds < CDG_COMPETE_ROUNDS ||
+		    ca->q_backoffs < CDG_COMPETE_BACKOFFS)
+			break;
+		if ((u32)rtt_min_us >= ca->q_first_us) {
+			cdg_compete_enter(sk, rtt_min_us);
+			break;
+		}
+		/*
+		 * The queue shrank (a loss of the competitor's, or other CDG
+		 * flows backing off): measure again from this round, with
+		 * backoffs of its own.
+		 */
+		ca->q_first_us = rtt_min_us;
+		ca->q_backoffs = 0;
+		break;
+	case CDG_MODE_COMPETE:
+		if (!standing) {
+			cdg_compete_exit(sk, cdg_drained_wnd(cwnd, base_us,
+							     rtt_min_us),
+					 rtt_min_us);
+			break;
+		}
+		if (++ca->probe_rounds < CDG_PROBE_ROUNDS ||
+		    tcp_in_slow_start(tp))
+			break;
+		/*
+		 * Drain our share of the queue for one round; the shadow
+		 * window keeps cwnd (cong_avoid() leaves it alone meanwhile).
+		 */
+		cdg_count(sk, CDG_MIB_PROBES);
+		cdg_mode_set(sk, CDG_MODE_DRAIN, rtt_min_us);
+		ca->shadow_wnd = cwnd;
+		ca->q_rounds = cdg_queue_units(base_us, rtt_min_us);
+		tcp_snd_cwnd_set(tp, cdg_drained_wnd(cwnd, base_us,
+						     rtt_min_us));
+		ca->probe_rounds = 0;
+		break;
+	case CDG_MODE_DRAIN:
+		/*
+		 * Drained: the packets sent since left into an empty queue
+		 * if it was ours; their ACKs open the next round.  cwnd
+		 * back meanwhile.
+		 */
+		cdg_mode_set(sk, CDG_MODE_JUDGE, rtt_min_us);
+		tcp_snd_cwnd_set(tp, min(max(cwnd, ca->shadow_wnd),
+					 tp->snd_cwnd_clamp));
+		break;
+	case CDG_MODE_JUDGE:
+		/*
+		 * Alone: the round's first ACKs saw the base RTT, its last
+		 * the queue of the restored cwnd, which cwnd * base / max
+		 * RTT drains.
+		 */
+		if (!standing) {
+			cdg_compete_exit(sk, cdg_drained_wnd(cwnd, base_us,
+							     ca->rtt.max),
+					 rtt_min_us);
+			break;
+		}
+		cdg_mode_set(sk, CDG_MODE_COMPETE, rtt_min_us);
+		cdg_compete_share(sk, base_us, rtt_min_us);
+		break;
+	}
+}
+
+/*
+ * Competitive growth: cubic's window curve W(t) = C (t - K)^3 + w_max,
+ * C = 0.4 segments / s^3, t from the epoch (the last loss or the entry)
+ * plus the base RTT, K the time it takes back to w_max (so t - K counts
+ * from t_k); never slower than Reno (a segment per RTT), never faster
+ * than 1.5 x per RTT.  Differences of the u32 us clock hold 35 minutes.
+ */
+static void cdg_cubic_cong_avoid(struct sock *sk, u32 acked)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 cwnd = tcp_snd_cwnd(tp);
+	u32 now_us = tp->tcp_mstamp;
+	u32 d_ms, target, cnt;
+	s32 t_us;
+	u64 delta;
+
+	if (!ca->t_k) {
+		u32 k_ms = 0;
+
+		if (ca->w_max > cwnd)	/* K^3 = (w_max - cwnd) / C */
+			k_ms = cdg_cbrt((u64)(ca->w_max - cwnd) *
+					CDG_CUBIC_K3_PER_SEG);
+		else
+			ca->w_max = cwnd;
+		ca->t_k = (now_us + k_ms * USEC_PER_MSEC) ?: 1;
+	}
+	t_us = (s32)(now_us + cdg_base_rtt(ca) - ca->t_k);	/* t - K */
+	d_ms = min_t(u64, div_u64(t_us < 0 ? -(s64)t_us : t_us, USEC_PER_MSEC),
+		     CDG_CUBIC_D_MAX_MS);
+	/* C * d^3 = 0.4 * (d_ms / 1000)^3 segments */
+	delta = div64_u64((u64)d_ms * d_ms * d_ms * 4, 10000000000ULL);
+	if (t_us < 0)
+		target = ca->w_max - min_t(u64, delta, ca->w_max);
+	else
+		target = ca->w_max + min_t(u64, delta, U32_MAX - ca->w_max);
+
+	cnt = target > cwnd ? cwnd / (target - cwnd) : U32_MAX;
+	cnt = clamp(cnt, 2U, max(cwnd, 2U));
+	tcp_cong_avoid_ai(tp, cnt, acked);
+}
+
+/*
  * Back off with probability 1 - e^(-grad * backoff_factor * 10^-6), unless
  * more than use_ineff backoffs in a row had no effect: then a loss-based
  * flow is holding the queue and backing off would only starve us.
@@ -628,6 +990,10 @@ static bool cdg_backoff(struct sock *sk, u32 grad)
 	u32 stay = nexp_u32(min_t(u64, x, U32_MAX));
 	bool backoff = get_random_u32() > stay;
 	bool suppressed = false;
+
+	/* compete: the detector counts the backoffs drawn, suppressed or not. */
+	if (backoff && ca->q_backoffs < U8_MAX)
+		ca->q_backoffs++;
 
 	if (backoff && ineff) {
 		/* Saturate: a wrapped count would re-arm the backoffs. */
@@ -655,10 +1021,20 @@ static bool cdg_round_end(struct sock *sk)
 	struct cdg *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct cdg_minmax sums;
+	bool delay_mode = ca->mode == CDG_MODE_DELAY;
 	s32 grad = 0;
 
-	/* This round's minimum first: the decisions below use the base. */
-	cdg_base_rtt_update(sk, ca->rtt.min);
+	/*
+	 * This round's minimum first: the decisions below use the base.  Not
+	 * while competing, nor (compete) while the detector counts the first
+	 * CDG_BASE_HOLD_ROUNDS rounds of a standing queue: the standing queue
+	 * is not the path, and at 80 ms the detector may need more than the
+	 * base's 10 s window.
+	 */
+	if (delay_mode &&
+	    !(READ_ONCE(compete) && ca->q_rounds &&
+	      ca->q_rounds < CDG_BASE_HOLD_ROUNDS))
+		cdg_base_rtt_update(sk, ca->rtt.min);
 	if (unlikely(!ca->gradients) && window > 1)
 		cdg_ring_retry(sk);
 
@@ -670,14 +1046,19 @@ static bool cdg_round_end(struct sock *sk)
 				tp->snd_ssthresh, ca->shadow_wnd,
 				cdg_base_rtt(ca));
 	}
+	if (READ_ONCE(compete) || !delay_mode)
+		cdg_compete_round(sk);
 
 	ca->rtt_seq = tp->snd_nxt;
 	ca->rtt_prev = ca->rtt;
 	ca->rtt.v64 = 0;
-	ca->last_ack = 0;
+	if (ca->mode == CDG_MODE_DELAY)
+		ca->last_ack = 0;	/* else it is cubic's t_k */
 	ca->sample_cnt = 0;
 
-	return grad > 0 && cdg_backoff(sk, grad);
+	/* No delay backoff while competing, nor in the round that left it. */
+	return grad > 0 && delay_mode && ca->mode == CDG_MODE_DELAY &&
+	       cdg_backoff(sk, grad);
 }
 
 static void cdg_cong_avoid(struct sock *sk, u32 ack, u32 acked)
@@ -686,11 +1067,15 @@ static void cdg_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 prior_cwnd;
 
-	if (tcp_in_slow_start(tp) && READ_ONCE(hystart_detect))
+	if (tcp_in_slow_start(tp) && READ_ONCE(hystart_detect) &&
+	    ca->mode == CDG_MODE_DELAY)
 		cdg_hystart_update(sk);
 
 	if (after(ack, ca->rtt_seq) && ca->rtt.v64 && cdg_round_end(sk))
 		return;
+
+	if (ca->mode == CDG_MODE_DRAIN)
+		return;			/* a probe: let our queue drain */
 
 	if (!tcp_is_cwnd_limited(sk)) {
 		/* Application limited: the shadow must not outgrow cwnd. */
@@ -699,7 +1084,10 @@ static void cdg_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 	}
 
 	prior_cwnd = tcp_snd_cwnd(tp);
-	tcp_reno_cong_avoid(sk, ack, acked);
+	if (ca->mode != CDG_MODE_DELAY && !tcp_in_slow_start(tp))
+		cdg_cubic_cong_avoid(sk, acked);
+	else
+		tcp_reno_cong_avoid(sk, ack, acked);
 
 	/* Grow the shadow as much as cwnd grew, saturating. */
 	ca->shadow_wnd = max(ca->shadow_wnd,
@@ -779,6 +1167,26 @@ static u32 cdg_backoff_wnd(const struct cdg *ca, u32 cwnd)
 	return max(2U, wnd);
 }
 
+/*
+ * A loss while competing: cubic's beta, the shadow window still protecting
+ * what the delay backoffs gave up; a probe stops (its drained cwnd is not
+ * the window the loss halves).  The cubic epoch restarts at the next ACK.
+ */
+static u32 cdg_compete_ssthresh(struct sock *sk, u32 cwnd)
+{
+	struct cdg *ca = inet_csk_ca(sk);
+
+	if (ca->mode == CDG_MODE_DRAIN)
+		cwnd = max(cwnd, ca->shadow_wnd);
+	if (ca->mode != CDG_MODE_COMPETE)
+		cdg_mode_set(sk, CDG_MODE_COMPETE, ca->rtt.min);
+	ca->probe_rounds = 0;
+	ca->w_max = cwnd;
+	ca->t_k = 0;
+	return max_t(u32, cdg_halve(sk, cwnd),
+		     ((u64)cwnd * CDG_CUBIC_BETA) >> CDG_BETA_SHIFT);
+}
+
 static u32 cdg_ssthresh(struct sock *sk)
 {
 	struct cdg *ca = inet_csk_ca(sk);
@@ -788,6 +1196,8 @@ static u32 cdg_ssthresh(struct sock *sk)
 
 	if (ca->state == CDG_BACKOFF) {
 		ssthresh = cdg_backoff_wnd(ca, cwnd);
+	} else if (ca->mode != CDG_MODE_DELAY) {
+		ssthresh = cdg_compete_ssthresh(sk, cwnd);
 	} else if (ca->state == CDG_NONFULL && READ_ONCE(use_tolerance)) {
 		/* Loss while the gradients say the queue was not full. */
 		tolerated = true;
@@ -850,6 +1260,9 @@ static void cdg_init(struct sock *sk)
 	 */
 	ca->gradients = NULL;
 	ca->ring_rounds = 0;
+	ca->mode = CDG_MODE_DELAY;
+	ca->q_rounds = 0;
+	ca->q_backoffs = 0;
 
 	/* Without a ring, see cdg_ring_retry(). */
 	if (window > 1) {

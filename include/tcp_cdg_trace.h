@@ -203,6 +203,45 @@ TRACE_EVENT(cdg_loss,
 		  __entry->tolerated)
 );
 
+/*
+ * compete (opt-in): each change of mode.  from/to: delay, compete (a
+ * loss-based flow holds a standing queue), drain (a probe's round that
+ * drains our queue), judge (the round that tells whether it was ours).
+ * rtt_min is the round's minimum RTT that decided, base_rtt the base RTT
+ * it was held against, cwnd the window before the change.
+ */
+TRACE_EVENT(cdg_mode,
+	TP_PROTO(const struct sock *sk, u8 from, u8 to, s32 rtt_min_us,
+		 u32 base_rtt_us, u32 cwnd),
+	TP_ARGS(sk, from, to, rtt_min_us, base_rtt_us, cwnd),
+	TP_STRUCT__entry(
+		__array(__u8, saddr, sizeof(struct sockaddr_in6))
+		__array(__u8, daddr, sizeof(struct sockaddr_in6))
+		__field(u8, from)
+		__field(u8, to)
+		__field(s32, rtt_min)
+		__field(u32, base_rtt)
+		__field(u32, cwnd)
+	),
+	TP_fast_assign(
+		cdg_trace_addrs(sk, __entry->saddr, __entry->daddr);
+		__entry->from = from;
+		__entry->to = to;
+		__entry->rtt_min = rtt_min_us;
+		__entry->base_rtt = base_rtt_us;
+		__entry->cwnd = cwnd;
+	),
+	TP_printk("src=%pISpc dest=%pISpc from=%s to=%s rtt_min=%d base_rtt=%u cwnd=%u",
+		  __entry->saddr, __entry->daddr,
+		  __print_symbolic(__entry->from, { 0, "delay" },
+				   { 1, "compete" }, { 2, "drain" },
+				   { 3, "judge" }),
+		  __print_symbolic(__entry->to, { 0, "delay" },
+				   { 1, "compete" }, { 2, "drain" },
+				   { 3, "judge" }),
+		  __entry->rtt_min, __entry->base_rtt, __entry->cwnd)
+);
+
 #endif /* _TCP_CDG_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -3,7 +3,7 @@
 #
 # `make bench`: the reproducible benchmark, in one VM boot.
 #
-#   make bench [BENCH=default|quick|confirm|repeat|rates|targets|optin|coexist|paths] [SEED=n] [KVER=6.1.0-...]
+#   make bench [BENCH=default|quick|confirm|repeat|rates|targets|optin|coexist|paths|compete|compete-diag|compete-check] [SEED=n] [KVER=6.1.0-...]
 #
 # Builds the module for KVER (default: the newest 6.1 kernel installed),
 # writes the run list (scripts/bench/scenarios.py) into results/<time>/,
@@ -24,7 +24,7 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 py=/usr/bin/python3	# Debian's, with matplotlib (not a pyenv on PATH)
 set_=${BENCH:-default}
-case $set_ in default|quick|confirm|repeat|rates|targets|optin|coexist|paths) ;; *) echo "bench: BENCH=default, quick, confirm, repeat, rates, targets, optin, coexist or paths" >&2; exit 2 ;; esac
+case $set_ in default|quick|confirm|repeat|rates|targets|optin|coexist|paths|compete|compete-diag|compete-check) ;; *) echo "bench: BENCH=default, quick, confirm, repeat, rates, targets, optin, coexist, paths, compete, compete-diag or compete-check" >&2; exit 2 ;; esac
 
 "$top/scripts/deps.sh" >/dev/null
 

@@ -21,6 +21,8 @@ A run is one line of key=value words for scripts/bench/guest/bench.sh:
   trace   1: record the tcp_cdg tracepoints
 """
 
+import os
+
 MSS = 1448            # payload of a full segment (with TCP timestamps)
 FRAME = 1514          # its Ethernet frame: what netem's rate and limit count
 RATE = 100            # Mbit/s, every scenario
@@ -52,6 +54,8 @@ VARIANTS = {
                    'backoff_drain=1,no_extrapolate=1,ref_rtt_us=10000'),
     # Each opt-in parameter alone (the targets set): does it help?
     'cdg-ref20':  ('cdg', 'ours', '', 'ref_rtt_us=20000'),
+    # Issue 22: the competitive mode against loss-based flows.
+    'cdg-compete': ('cdg', 'ours', '', 'compete=1'),
 }
 CCS = ['cdg', 'cdg-intree', 'cubic', 'reno', 'vegas', 'bbr']
 
@@ -134,6 +138,25 @@ SETS = {
     'paths': dict(reps=1, ccs=['cdg', 'cdg-intree', 'bbr', 'cubic'],
                   s1_rtts=(), s1_bufs=(), dur_s1={}, s1_extra={}, dur={},
                   scens=(), paths='paths'),
+    # Issue 22: one traced run of ours against cubic (the diagnosis), and
+    # the competitive mode's targets (docs/tuning.md, "Against cubic").
+    'compete-diag': dict(reps=1, ccs=['cdg', 'cdg-compete'], s1_rtts=(), s1_bufs=(),
+                         dur_s1={}, s1_extra={}, dur={}, scens=(),
+                         compete=('diag',), dur_compete=30),
+    # Sized to the wall time of issue 22's session (2-3 minutes a run on
+    # a busy host): compete=1 three times on the 8-BDP paths, twice on
+    # the 1-BDP ones; vs2 and four once (rep1).  Cut, to run apart with
+    # BENCH_PARTS: vs1ref (the references once on the deep-buffer paths)
+    # and stop (set compete-check has it).
+    'compete': dict(reps=3, ccs=['cdg-compete'], reps_buf1=2,
+                    s1_rtts=(), s1_bufs=(), dur_s1={}, s1_extra={}, dur={},
+                    scens=(), compete=('vs1', 'vs2', 'four'),
+                    dur_compete=30, rep1=('vs1ref', 'vs2', 'four', 'stop'),
+                    trace=1),
+    'compete-check': dict(reps=1, ccs=['cdg-compete'], s1_rtts=(),
+                          s1_bufs=(), dur_s1={}, s1_extra={}, dur={},
+                          scens=(), compete=('alone', 'four', 'vs2', 'stop'),
+                          dur_compete=30, trace=1),
     # Single flows of 20 s, four times: ours against the in-tree module
     # (the two alternate which goes first, rep by rep, so that a drift
     # cannot favour one), and the recommended opt-in mode (cdg-dnr).
@@ -149,6 +172,8 @@ def configs(size):
     """Yield (scen, conf, variants, settings) for one repetition."""
     s = SETS[size]
     ccs = s['ccs']
+    if os.environ.get('BENCH_CCS'):     # BENCH_CCS=cdg,cubic: a subset
+        ccs = os.environ['BENCH_CCS'].split(',')
     deep = 8 * bdp_packets(20)
     scens = s.get('scens', ('s1', 's2', 's3', 's4', 's5', 's6'))
     for rtt in s['s1_rtts'] if 's1' in scens else ():
@@ -181,6 +206,65 @@ def configs(size):
                     short=s['short']))
     for scen, conf, st in nsperf_paths(s['paths']) if 'paths' in s else ():
         yield (scen, conf, ccs, st)
+    for scen, conf, st, extra in compete_paths(s) if 'compete' in s else ():
+        yield (scen, conf, extra or ccs, st)
+
+
+def compete_paths(s):
+    """Issue 22 (docs/tuning.md, "Against cubic"): the share against one
+    cubic flow on the four single-flow paths, against two, alone, four
+    CDG flows, and a cubic flow that stops mid-run.  s['compete'] names
+    the parts; extra (a list of labels) overrides the set's CCs."""
+    for part, (scen, conf, st, extra) in compete_parts(s):
+        if s.get('trace'):
+            st['trace'] = 1
+        if part in s.get('rep1', ()):
+            st['rep1'] = 1
+        yield scen, conf, st, extra
+
+
+def compete_parts(s):
+    dur = s['dur_compete']
+    parts = s['compete']
+    if os.environ.get('BENCH_PARTS'):   # BENCH_PARTS=four,stop: a subset
+        parts = os.environ['BENCH_PARTS'].split(',')
+    for part in parts:
+        if part == 'vs1':
+            for rtt in (20, 80):
+                for b in (1, 8):
+                    yield part, ('s3', 'rtt%d-buf%d' % (rtt, b),
+                           dict(rtt1=rtt, rtt2=rtt, buf=b * bdp_packets(rtt),
+                                dur=dur, vs='cubic',
+                                maxrep=s.get('reps_buf%d' % b, 99)), None)
+        elif part == 'vs1ref':
+            # The references, once, on the two deep-buffer paths.
+            for rtt in (20, 80):
+                yield part, ('s3', 'rtt%d-buf8' % rtt,
+                       dict(rtt1=rtt, rtt2=rtt, buf=8 * bdp_packets(rtt),
+                            dur=dur, vs='cubic', rep1=1),
+                       ['cdg', 'cdg-intree', 'bbr', 'cubic'])
+        elif part == 'diag':
+            yield part, ('s3', 'rtt20-buf8',
+                   dict(rtt1=20, rtt2=20, buf=8 * bdp_packets(20), dur=dur,
+                        vs='cubic', trace=1), None)
+        elif part == 'vs2':
+            yield part, ('s3', 'rtt20-buf8-vs2',
+                   dict(rtt1=20, rtt2=20, buf=8 * bdp_packets(20), dur=dur,
+                        vs='cubic', nvs=2), None)
+        elif part == 'alone':
+            for rtt in (20, 80):
+                yield part, ('s1', 'rtt%d-buf8' % rtt,
+                       dict(rtt1=rtt, rtt2=rtt, buf=8 * bdp_packets(rtt),
+                            dur=dur, n=1), ['cdg', 'cdg-compete'])
+        elif part == 'stop':
+            # The cubic flow stops half-way: how soon is the queue short?
+            yield part, ('s3', 'rtt20-buf8-stop%d' % (dur // 2),
+                   dict(rtt1=20, rtt2=20, buf=8 * bdp_packets(20), dur=dur,
+                        vs='cubic', vs_end=dur // 2), ['cdg-compete'])
+        elif part == 'four':
+            yield part, ('s2', 'rtt20-buf8',
+                   dict(rtt1=20, rtt2=20, buf=8 * bdp_packets(20), dur=dur,
+                        n=4), ['cdg-compete'])
 
 
 def nsperf_paths(which):
@@ -219,7 +303,9 @@ def nsperf_paths(which):
 
 def flows_of(cc, st):
     if 'vs' in st:
-        return '%s@1+0,%s@1+0' % (cc, st['vs'])
+        end = '-%d' % st['vs_end'] if 'vs_end' in st else ''
+        return ','.join(['%s@1+0' % cc] +
+                        ['%s@1+0%s' % (st['vs'], end)] * st.get('nvs', 1))
     if 'rttfair' in st:
         return '%s@1+0,%s@2+0' % (cc, cc)
     return ','.join(['%s@1+0' % cc] * st['n'])
@@ -235,7 +321,7 @@ def run_line(scen, conf, label, rep, st, trace=0):
           ('loss', st.get('loss', 0)), ('rtt1', st['rtt1']),
           ('rtt2', st['rtt2']), ('dur', st['dur']),
           ('flows', flows_of(cc, st)), ('short', st.get('short', '-')),
-          ('trace', trace)]
+          ('trace', st.get('trace', trace))]
     return 'run ' + ' '.join('%s=%s' % p for p in kv)
 
 
@@ -260,7 +346,9 @@ def plan(size):
         flip = alternate and rep % 2 == 0
         runs = [(group(label, flip), scen, conf, label, st)
                 for scen, conf, variants, st in configs(size)
-                for label in variants]
+                for label in variants
+                if (rep == 1 or not st.get('rep1')) and
+                rep <= st.get('maxrep', 99)]
         runs.sort(key=lambda r: r[0])       # stable: scenario order kept
         lines += [run_line(scen, conf, label, rep, st)
                   for _, scen, conf, label, st in runs]

@@ -35,7 +35,7 @@ norm() {	# a value as modprobe/param_set_bool reads it: Y/N/1/0 -> 1/0
 }
 defaults >"$_tmp/defaults"
 diag "tcp_cdg.c defaults: $(paste -sd" " "$_tmp/defaults")"
-tap_eq "tcp_cdg.c: a default for each of its 10 parameters" "$(grep -c = "$_tmp/defaults")" 10
+tap_eq "tcp_cdg.c: a default for each of its 11 parameters" "$(grep -c = "$_tmp/defaults")" 11
 
 # The settings modprobe would apply: "options tcp_cdg a=1 b=2" lines.
 active=$(sed -n 's/^[[:space:]]*options[[:space:]]\{1,\}tcp_cdg[[:space:]]\{1,\}//p' "$ex" | tr ' \t' '\n\n' | grep . || true)

@@ -70,6 +70,29 @@ counter-tolerated|s/cdg_count(sk, CDG_MIB_TOLERATED);/;/
 counter-ring-late|s/cdg_count(sk, CDG_MIB_RING_LATE);/cdg_count(sk, CDG_MIB_RING_NOMEM);/
 counter-hystart-swapped|s/train ? CDG_MIB_HYSTART_TRAIN : CDG_MIB_HYSTART_DELAY/train ? CDG_MIB_HYSTART_DELAY : CDG_MIB_HYSTART_TRAIN/"
 
+# Mutants of compete (issue 22): the detector, the mode, the probe, cubic.
+mutants="$mutants
+compete-rounds|s/CDG_COMPETE_ROUNDS\t8/CDG_COMPETE_ROUNDS\t7/
+compete-no-restart|/The queue shrank/,/break;/{s/ca->q_backoffs = 0;/;/}
+compete-base-no-hold|s/ca->q_rounds < CDG_BASE_HOLD_ROUNDS))/ca->q_rounds < 0))/
+compete-shrinking-queue|s/(u32)rtt_min_us >= ca->q_first_us)/1)/
+compete-no-backoffs-needed|s/ca->q_backoffs < CDG_COMPETE_BACKOFFS)/ca->q_backoffs < 0)/
+compete-backoffs-kept|/tcp_in_slow_start(tp)) {/{n;n;s/ca->q_backoffs = 0;/;/}
+compete-margin-wider|s/return max_t(u32, base_us >> 3, CDG_COMPETE_MARGIN_MIN_US);/return max_t(u32, base_us >> 2, CDG_COMPETE_MARGIN_MIN_US);/
+compete-entry-margin|s/return max_t(u32, base_us >> 1, CDG_COMPETE_MARGIN_MIN_US);/return max_t(u32, base_us >> 2, CDG_COMPETE_MARGIN_MIN_US);/
+compete-margin-narrower|s/return max_t(u32, base_us >> 3, CDG_COMPETE_MARGIN_MIN_US);/return max_t(u32, base_us >> 4, CDG_COMPETE_MARGIN_MIN_US);/
+compete-base-follows-queue|s/^\tif (delay_mode \&\&$/\tif (1 \&\&/
+compete-backoffs-go-on|s/return grad > 0 \&\& delay_mode \&\& ca->mode == CDG_MODE_DELAY \&\&/return grad > 0 \&\&/
+compete-no-exit-on-empty|/case CDG_MODE_COMPETE:/,/break;/{s/if (!standing) {/if (0) {/}
+compete-probe-interval|s/CDG_PROBE_ROUNDS\t8/CDG_PROBE_ROUNDS\t9/
+compete-judge-inverted|/case CDG_MODE_JUDGE:/,/break;/{s/if (!standing) {/if (standing) {/}
+compete-share-formula|s/want = div_u64((u64)cwnd \* qtot, 2 \* (qtot - qother));/want = div_u64((u64)cwnd * qtot, qtot - qother);/
+compete-beta|s/CDG_CUBIC_BETA\t\t717/CDG_CUBIC_BETA\t\t512/
+compete-cubic-c|s/CDG_CUBIC_K3_PER_SEG\t2500000000ULL/CDG_CUBIC_K3_PER_SEG\t1250000000ULL/
+compete-param-range|s/\&compete, 1$/\&compete, 2/
+compete-counter|s/cdg_count(sk, CDG_MIB_COMPETE_EXIT);/;/
+compete-cbrt|s/b = 3 \* y \* (y + 1) + 1;/b = 3 * y * (y + 1);/"
+
 # --list: the mutants, one "name|sed expression" a line (tests/peer/mutants.sh
 # runs the same ones against the scripted peer).
 if [ "${1:-}" = --list ]; then

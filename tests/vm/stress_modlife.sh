@@ -4,8 +4,8 @@
 # Module life under traffic: rmmod in a loop while cdg flows run (always
 # "in use", never a crash), runtime parameter writes racing with the
 # traffic: every parameter sysfs lets root write (all but window, which is
-# 0444), the opt-ins backoff_drain, no_extrapolate and ref_rtt_us
-# included, each to its bounds and back (backoff_factor=0, backoff_beta=0,
+# 0444), the opt-ins backoff_drain, no_extrapolate, ref_rtt_us and
+# compete included, each to its bounds and back (backoff_factor=0, backoff_beta=0,
 # use_ineff=0, ref_rtt_us=10000000, ...); the test fails if the module
 # has a writable parameter the list below does not race.  Then unload
 # right after the last connection closes, reload with other parameters,
@@ -38,6 +38,7 @@ values=(
 	"backoff_drain Y" "backoff_drain N"
 	"no_extrapolate Y" "no_extrapolate N"
 	"ref_rtt_us 10000000" "ref_rtt_us 1" "ref_rtt_us 20000" "ref_rtt_us 0"
+	"compete 1" "compete 0"
 )
 # Every parameter root may write must be in the race: a knob added to the
 # module later fails here until it is.

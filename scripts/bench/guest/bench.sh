@@ -194,7 +194,7 @@ servers() {
 # run_one LINE: everything of one plan line; returns non-zero on failure.
 run_one() {
 	local id='' module=any load='' params='' rate=100 buf=1000 loss=0 rtt1=20 rtt2=20
-	local dur=8 flows='' short='' trace=0 kv k v dir i f cc snd start len
+	local dur=8 flows='' short='' trace=0 kv k v dir i f cc snd start len end
 	local pids=() t0 t1 spid ppid fpid rc=0 goodput='' n
 	for kv in $1; do
 		k=${kv%%=*} v=${kv#*=}
@@ -276,9 +276,11 @@ run_one() {
 	i=0
 	for f in ${flows//,/ }; do
 		i=$((i + 1))
-		cc=${f%%@*} snd=${f#*@} start=${snd#*+} snd=${snd%+*}
-		if [ "$start" = 0 ]; then len=$dur
-		else len=$(awk -v d="$dur" -v s="$start" 'BEGIN { print d - s }'); fi
+		cc=${f%%@*} snd=${f#*@} start=${snd#*+} snd=${snd%+*} end=$dur
+		# cc@sender+start-end: a flow that stops at end (issue 22).
+		case $start in *-*) end=${start#*-} start=${start%-*} ;; esac
+		if [ "$start" = 0 ] && [ "$end" = "$dur" ]; then len=$dur
+		else len=$(awk -v d="$end" -v s="$start" 'BEGIN { print d - s }'); fi
 		echo "flow $i $cc snd$snd $start $len $((cbase + i))" >> "$tmp/meta.txt"
 		(
 			sleep "$start"

@@ -21,4 +21,10 @@ static inline unsigned long long div_u64(unsigned long long n, unsigned int d)
 	return n / d;
 }
 
+static inline unsigned long long div64_u64(unsigned long long n,
+					   unsigned long long d)
+{
+	return n / d;
+}
+
 #endif

@@ -15,6 +15,7 @@
 #include <net/sock.h>
 
 #define USEC_PER_SEC		1000000L	/* vdso/time64.h, pulled in */
+#define USEC_PER_MSEC		1000L
 
 #define TCP_INFINITE_SSTHRESH	0x7fffffff
 #define TCP_CA_NAME_MAX		16
