@@ -17,15 +17,16 @@
 # cubic"; 100 Mbit/s, 30 s) CDG with compete=1 took 0.41-0.47 of the link
 # against one cubic flow at 20 ms with an 8-BDP buffer (3 runs), but
 # 0.20-0.40 at 80 ms or with 1 BDP (and 0.01 once, at 80 ms / 8 BDP);
-# here (50 Mbit/s, 20 ms, 11 BDP, 20 s) 0.369 on 6.1 and 0.379 on 6.12
-# (2026-12-07, seed 1).
+# here (50 Mbit/s, 20 ms, 11 BDP, 20 s, seed 1) 0.369 on 6.1 and 0.379
+# on 6.12 with the module of ffc1584, then with the merged one 0.331
+# (5.10), 0.262 (6.1), 0.285 (6.12) and 0.394 (7.3) (2026-12-07).
 # At compete=0 CDG takes 0.02-0.04 (the in-tree module likewise; here
 # 0.028 on 6.1), and this test then fails.
-# SHARE_MIN = 0.25: a third below the lowest share measured with
-# compete=1 on a deep buffer at 20 ms (0.369 here, 0.41 in the bench),
-# room for other draws and kernels, and 9 x what compete=0 gets.  SHARE_MAX = 0.85: holding its own must
-# not starve cubic (an entry by slow start to the first loss, tried first,
-# took 0.84 of the link).
+# SHARE_MIN = 0.15: 0.262, the lowest share measured with compete=1, was
+# too close to the first bound (0.25) for a test that must not flake;
+# 0.15 is still 5 x what compete=0 gets.  SHARE_MAX = 0.85: holding its
+# own must not starve cubic (an entry by slow start to the first loss,
+# tried first, took 0.84 of the link).
 #
 # Also: the mode change happened (CompeteEnters in /proc/net/stat/tcp_cdg),
 # and the link was used (the two flows together > 85 % of it).
@@ -35,7 +36,7 @@ secs=${1:-20}
 compete=${2:-1}
 DELAY_MS=20
 RATE_MBIT=50
-SHARE_MIN=0.25
+SHARE_MIN=0.15
 SHARE_MAX=0.85
 
 require_cmd iperf3
