@@ -13,7 +13,7 @@
 [ -f "$CDG_KO" ] || skip_all "no $CDG_KO in the initramfs"
 need_tracefs
 
-NAMES="Sockets RingAllocFail RingAllocLate Rounds Backoffs BackoffsIneffectual ShadowRestores HystartTrainExits HystartDelayExits LossesTolerated"
+NAMES="Sockets RingAllocFail RingAllocLate Rounds Backoffs BackoffsIneffectual ShadowRestores HystartTrainExits HystartDelayExits LossesTolerated CompeteEnters CompeteExits CompeteProbes"
 
 cdg_load_ours
 stat_file=/proc/net/stat/tcp_cdg
@@ -101,5 +101,11 @@ echo 42 > $CDG_PARAMS/backoff_factor
 echo Y > $CDG_PARAMS/use_tolerance
 traced cdg 6
 check LossesTolerated "$(events cdg_loss 'tolerated=1')" "cdg_loss events with tolerated=1" 1
+
+# 5. compete is off in all of the above: no mode change was counted
+# (tests/vm/coexist.sh counts them with compete=1).
+for c in CompeteEnters CompeteExits CompeteProbes; do
+	tap_eq "$c is 0 with compete=0" "$(cdg_counter "$NS_S" "$c")" 0
+done
 
 tap_end

@@ -23,8 +23,8 @@ declare -A MODE=(
 # Ours beyond the spec: each must be opt-in (its default keeps the in-tree
 # behaviour).  A parameter in neither list fails the test, so that a new
 # one gets its default reviewed here.
-declare -A EXTRA_DEFAULT=([backoff_drain]=N [no_extrapolate]=N [ref_rtt_us]=0)
-declare -A EXTRA_MODE=([backoff_drain]=644 [no_extrapolate]=644 [ref_rtt_us]=644)
+declare -A EXTRA_DEFAULT=([backoff_drain]=N [no_extrapolate]=N [ref_rtt_us]=0 [compete]=0)
+declare -A EXTRA_MODE=([backoff_drain]=644 [no_extrapolate]=644 [ref_rtt_us]=644 [compete]=644)
 for p in "${!EXTRA_DEFAULT[@]}"; do
 	DEFAULT[$p]=${EXTRA_DEFAULT[$p]} MODE[$p]=${EXTRA_MODE[$p]}
 done
@@ -64,7 +64,7 @@ done
 tap_match "cdg registered" "$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)" '(^| )cdg( |$)'
 
 # Every parameter away from its default, at once.
-all="window=16 backoff_beta=512 backoff_factor=100 hystart_detect=1 use_ineff=0 use_shadow=0 use_tolerance=1 backoff_drain=1 no_extrapolate=1 ref_rtt_us=20000"
+all="window=16 backoff_beta=512 backoff_factor=100 hystart_detect=1 use_ineff=0 use_shadow=0 use_tolerance=1 backoff_drain=1 no_extrapolate=1 ref_rtt_us=20000 compete=1"
 cdg_unload
 # shellcheck disable=SC2086
 if out=$(insmod "$CDG_KO" $all 2>&1); then
@@ -74,7 +74,7 @@ else
 fi
 check_params "all set" window=16 backoff_beta=512 backoff_factor=100 \
 	hystart_detect=1 use_ineff=0 use_shadow=N use_tolerance=Y backoff_drain=Y no_extrapolate=Y \
-	ref_rtt_us=20000
+	ref_rtt_us=20000 compete=1
 
 # The edges of the ranges of §2 are accepted, not off by one.
 for edge in window=1 window=256 "window=2 backoff_beta=0" backoff_beta=1024 \

@@ -39,6 +39,9 @@ EOT
 	if grep -q '^ref_rtt_us:' <<<"$(modinfo -F parm "$CDG_KO")"; then
 		printf 'ref_rtt_us=10000001\tERANGE\tref_rtt_us=10000001 out of range\n'
 	fi
+	if grep -q '^compete:' <<<"$(modinfo -F parm "$CDG_KO")"; then
+		printf 'compete=2\tERANGE\tcompete=2 out of range\n'
+	fi
 }
 
 while IFS=$'\t' read -r arg err want_log; do
