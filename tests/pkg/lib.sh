@@ -52,12 +52,13 @@ module_path() {	# module_path KVER DIR (DIR relative to /lib/modules/KVER)
 }
 
 # --- the README's commands ------------------------------------------------------
-# readme_block SECTION: the lines of the fenced blocks of README.md's
-# "## SECTION", for a test to run as the README has them.
+# readme_block SECTION [text]: the lines of the fenced blocks of
+# README.md's "## SECTION", for a test to run as the README has them;
+# with "text", the section's lines outside them instead.
 readme_block() {
-	awk -v want="## $1" '/^## / { sec = ($0 == want) }
+	awk -v want="## $1" -v text="${2:+1}" '/^## / { sec = ($0 == want) }
 		sec && /^```/ { fence = !fence; next }
-		sec && fence' "$top/README.md"
+		sec && fence + 0 != text + 0' "$top/README.md"
 }
 
 # readme_run NAME LINE: one result, LINE as bash runs it from the top of

@@ -28,13 +28,10 @@ openssl req -new -x509 -nodes -days 1 -newkey rsa:2048 -sha256 \
 # written, for the guest to run in order: from the "On a real host" block
 # those with modprobe or sysctl, then from its text the per-route line and
 # the unload.
-awk '/^## / { sec = ($0 == "## On a real host") }
-	sec && /^```/ { fence = !fence; next }
-	sec { print (fence ? "B " : "T ") $0 }' "$top/README.md" >"$_tmp/readme.sec"
 {
-	sed -n 's/^B \(.*\(modprobe\|sysctl\).*\)/\1/p' "$_tmp/readme.sec"
-	sed -n 's/^T //p' "$_tmp/readme.sec" | grep -o '`ip route add [^`]*`' | tr -d '`' || true
-	sed -n 's/^T //p' "$_tmp/readme.sec" | grep -o '`sudo rmmod tcp_cdg`' | tr -d '`' || true
+	readme_block "On a real host" | grep -E 'modprobe|sysctl' || true
+	readme_block "On a real host" text | grep -o '`ip route add [^`]*`' | tr -d '`' || true
+	readme_block "On a real host" text | grep -o '`sudo rmmod tcp_cdg`' | tr -d '`' || true
 } >"$_tmp/readme"
 tap_eq "README's real-host lines for the guest: modprobe, 2 sysctl, ip route, rmmod" \
 	"$(awk '{ print $1 == "sudo" ? $2 : $1 }' "$_tmp/readme" | paste -sd' ')" \
