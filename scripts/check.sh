@@ -14,7 +14,7 @@
 # 3. checkpatch --strict: no error in the sources, no warning in tcp_cdg.c
 # 4. the userspace unit tests (tests/unit), and the mutation check: every
 #    mutant of tcp_cdg.c in tests/unit/mutate.sh fails them
-# 5. the packaging tests (tests/pkg: make check-pkg)
+# 5. the packaging tests (tests/pkg: make check-pkg), beside step 6
 # 6. the VM suite (tests/vm) on the kernels of step 2: every test on the
 #    oldest and the newest, the functional tests on the others
 #    (scripts/vm/suite.sh; CHECK_FULL=1, make check-full, runs every test
@@ -38,17 +38,19 @@ git describe --always --dirty >"$log/commit" 2>/dev/null || echo "a tree outside
 
 emit() { echo "$*" | tee -a "$log/results.tap"; }
 
-# run NAME CMD...: run one suite, copy its TAP lines to the results.
+# run NAME CMD...: run one suite, copy its TAP lines to the results
+# ($run_tap: $log/results.tap, or another file for a suite that runs
+# beside another one, added to the results when both are done).
+run_tap=$log/results.tap
 run() {
-	local name=$1 rc t0=$SECONDS
+	local name=$1 rc t0=$SECONDS tap=$run_tap
 	shift
 	echo "# --- $name: $*"
-	"$@" 2>"$log/$name.err" | tee "$log/$name.out" |
-		tee -a "$log/results.tap"
+	"$@" 2>"$log/$name.err" | tee "$log/$name.out" | tee -a "$tap"
 	rc=${PIPESTATUS[0]}
 	echo "# $name took $((SECONDS - t0)) s (make check so far: $SECONDS s)"
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$log/$name.out"; then
-		emit "not ok - $name exited $rc (stderr: $log/$name.err)"
+		echo "not ok - $name exited $rc (stderr: $log/$name.err)" | tee -a "$tap"
 		tail -n 20 "$log/$name.err" | sed 's/^/# /'
 	fi
 	return 0
@@ -99,14 +101,24 @@ run mutants make -s -C tests/unit mutants
 wait "$fetch_pid" || true
 run kernels scripts/vm/kernels.sh build
 # Packaging (DKMS, .deb, install, sign; tests/pkg/vm-dkms.sh boots guests
-# unless CHECK_SKIP_VM is set).
-run pkg make -s check-pkg
-
+# unless CHECK_SKIP_VM is set), beside the VM suite: the packaging tests
+# run one at a time and mostly on one core, and they build in a copy of
+# the tree (tests/pkg/lib.sh), so they leave the other core to the VMs
+# and cannot race them.  Every guest runs in virtual time, so sharing the
+# cores changes how long the suites take, not what they measure.  Their
+# lines are kept apart and added to the results after the VM suite's.
+echo "# --- pkg: make -s check-pkg, beside the VM suite (its lines follow the VM suite's)"
+: >"$log/pkg.tap"
+(run_tap=$log/pkg.tap run pkg make -s check-pkg >"$log/pkg.run" 2>&1) &
+pkg_pid=$!
 if [ -n "${CHECK_SKIP_VM:-}" ]; then
 	emit "ok - VM suite # SKIP CHECK_SKIP_VM is set"
 else
 	CDG_VM_FULL_MATRIX=${CHECK_FULL:-} run vm make -s check-vm
 fi
+wait "$pkg_pid"
+cat "$log/pkg.run"
+cat "$log/pkg.tap" >>"$log/results.tap"
 
 pass=$(grep -c '^ok ' "$log/results.tap" | tr -d ' ')
 skip=$(grep -c '^ok .*# *SKIP' "$log/results.tap" | tr -d ' ')
