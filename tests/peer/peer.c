@@ -108,6 +108,7 @@
 #define MAX_SACK	3
 #define MAX_OOO		64
 #define NSTATES		5
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #ifndef TH_ECE
 #define TH_ECE		0x40
 #define TH_CWR		0x80
@@ -1041,9 +1042,15 @@ static int eval(char **tok, int n, long *v)
 		if (atom(tok[i + 1], &x) || strlen(tok[i]) != 1)
 			return -1;
 		switch (tok[i][0]) {
-		case '+': *v += x; break;
-		case '-': *v -= x; break;
-		case '*': *v *= x; break;
+		case '+':
+			*v += x;
+			break;
+		case '-':
+			*v -= x;
+			break;
+		case '*':
+			*v *= x;
+			break;
 		case '/':
 			if (!x)
 				return -1;
@@ -1065,7 +1072,7 @@ static void do_expect(char **tok, int n, const char *line, int lineno)
 	for (i = 0; i < n && op < 0; i++) {
 		size_t k;
 
-		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+		for (k = 0; k < ARRAY_SIZE(ops); k++)
 			if (!strcmp(tok[i], ops[k])) {
 				op = k;
 				break;
@@ -1075,12 +1082,24 @@ static void do_expect(char **tok, int n, const char *line, int lineno)
 	if (op < 0 || eval(tok, i, &a) || eval(tok + i + 1, n - i - 1, &b))
 		fatal("line %d: bad expect: %s", lineno, line);
 	switch (op) {
-	case 0: ok = a == b; break;
-	case 1: ok = a != b; break;
-	case 2: ok = a <= b; break;
-	case 3: ok = a >= b; break;
-	case 4: ok = a < b; break;
-	case 5: ok = a > b; break;
+	case 0:
+		ok = a == b;
+		break;
+	case 1:
+		ok = a != b;
+		break;
+	case 2:
+		ok = a <= b;
+		break;
+	case 3:
+		ok = a >= b;
+		break;
+	case 4:
+		ok = a < b;
+		break;
+	case 5:
+		ok = a > b;
+		break;
 	}
 	nexpect++;
 	printf("%sok - line %d: %s\n", ok ? "" : "not ", lineno, line);
@@ -1141,22 +1160,24 @@ static void run_script(FILE *f)
 			struct round rd = { .ack_every = 1 };
 			int i = 2;
 
-			rd.r1 = rd.r2 = atol(tok[1]);
+			rd.r1 = atol(tok[1]);
+			rd.r2 = rd.r1;
 			if (n > 2 && isdigit((unsigned char)tok[2][0]))
 				rd.r2 = atol(tok[i++]);
 			for (; i < n; i++) {
-				if (!strcmp(tok[i], "drop") && i + 1 < n)
+				if (!strcmp(tok[i], "drop") && i + 1 < n) {
 					rd.drops = tok[++i];
-				else if (!strcmp(tok[i], "ece") && i + 1 < n)
+				} else if (!strcmp(tok[i], "ece") && i + 1 < n) {
 					rd.eces = tok[++i];
-				else if (!strcmp(tok[i], "late") && i + 2 < n) {
+				} else if (!strcmp(tok[i], "late") && i + 2 < n) {
 					rd.late_us = atol(tok[++i]);
 					rd.lates = tok[++i];
 				} else if (!strcmp(tok[i], "ack") && i + 1 < n &&
-					   atol(tok[i + 1]) > 0)
+					   atol(tok[i + 1]) > 0) {
 					rd.ack_every = atol(tok[++i]);
-				else
+				} else {
 					fatal("line %d: bad round: %s", lineno, text);
+				}
 			}
 			do_round(&rd);
 		} else if (!strcmp(tok[0], "rounds") && (n == 3 || n == 4)) {
@@ -1165,7 +1186,8 @@ static void run_script(FILE *f)
 			long step = n == 4 ? atol(tok[3]) : 0;
 
 			for (k = 0; k < cnt; k++) {
-				rd.r1 = rd.r2 = r + k * step;
+				rd.r1 = r + k * step;
+				rd.r2 = rd.r1;
 				do_round(&rd);
 			}
 		} else if (!strcmp(tok[0], "idle") && (n == 3 || n == 4)) {
@@ -1195,10 +1217,17 @@ int main(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "6vc:")) != -1) {
 		switch (c) {
-		case '6': ipv6 = 1; break;
-		case 'v': verbose++; break;
-		case 'c': cc_name = optarg; break;
-		default: goto usage;
+		case '6':
+			ipv6 = 1;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		case 'c':
+			cc_name = optarg;
+			break;
+		default:
+			goto usage;
 		}
 	}
 	if (optind != argc - 1)
