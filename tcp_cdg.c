@@ -65,6 +65,8 @@
 #define CDG_COMPETE_ROUNDS	8	/* rounds of a standing queue ... */
 #define CDG_COMPETE_BACKOFFS	2	/* ... with this many backoffs in them */
 #define CDG_COMPETE_MARGIN_MIN_US 500	/* floor of the "empty queue" margin */
+#define CDG_COMPETE_LOW_ROUNDS	4	/* rounds without it that end competing */
+#define CDG_SHARE_STEP_MAX	4	/* a probe at most multiplies cwnd by this */
 #define CDG_PROBE_ROUNDS	8	/* competing rounds between drain probes */
 #define CDG_BASE_HOLD_ROUNDS	64	/* standing rounds that hold the base */
 #define CDG_CUBIC_BETA		717	/* 0.7 * 1024: cubic's decrease */
@@ -388,7 +390,10 @@ struct cdg {
 	/* compete (opt-in), see cdg_compete_round() */
 	u8  mode;			/* enum cdg_mode */
 	u8  q_rounds;			/* standing rounds; probe: the queue */
-	u8  q_backoffs;			/* delay backoffs drawn in those rounds */
+	union {
+		u8 q_backoffs;		/* delay backoffs drawn in those rounds */
+		u8 low_rounds;		/* competing: rounds in a row not standing */
+	};
 	u8  probe_rounds;		/* competing rounds since the last probe */
 };
 
@@ -687,9 +692,11 @@ static u32 cdg_scaled_gradient(const struct cdg *ca, u32 grad)
  *   9438: C = 0.4, beta = 0.7, never slower than Reno), and on loss the
  *   shadow window still applies.  The base RTT is frozen: the standing
  *   queue must not become the base.
- * - back to delay mode when a round's minimum RTT comes back within an
- *   eighth of the base RTT (at least 500 us) of it, or when a drain
- *   probe finds the queue was ours: every
+ * - back to delay mode when CDG_COMPETE_LOW_ROUNDS rounds in a row see
+ *   their minimum RTT within an eighth of the base RTT (at least 500 us)
+ *   of it (one such round is not enough: with a buffer of one BDP,
+ *   cubic's own losses empty the queue for a round now and then), or
+ *   when a drain probe finds the queue was ours: every
  *   CDG_PROBE_ROUNDS competing rounds, cwnd goes to cwnd * base / min RTT
  *   (our share of the queue drains) for one round, then back; if the
  *   first round after the drain still sees a standing queue, someone else
@@ -769,8 +776,11 @@ static u8 cdg_queue_units(u32 base_us, s32 rtt_us)
  * drained (the judge round's minimum) is our part of it, and in a FIFO
  * our part of the queue is our part of the link.  Set the window for half
  * of it: down at once if we hold more (at most to half of cwnd), by slow
- * start if less (at most to twice cwnd per probe; ACK-clocked, not a
- * burst), and let cubic go on from there.
+ * start if less (at most to CDG_SHARE_STEP_MAX x cwnd per probe;
+ * ACK-clocked, not a burst), and let cubic go on from there.  The step
+ * is that large because probes come every CDG_PROBE_ROUNDS rounds, and at
+ * 80 ms with a deep buffer a round lasts up to 0.7 s: a step of 2 x came
+ * 4-5 s apart and left CDG at a fifth of cubic's window after 30 s.
  */
 static void cdg_compete_share(struct sock *sk, u32 base_us, s32 rtt_min_us)
 {
@@ -785,11 +795,12 @@ static void cdg_compete_share(struct sock *sk, u32 base_us, s32 rtt_min_us)
 	if (!qtot)
 		return;
 	if (qother >= qtot)
-		want = (u64)cwnd * 2;
+		want = (u64)cwnd * CDG_SHARE_STEP_MAX;
 	else
 		want = div_u64((u64)cwnd * qtot, 2 * (qtot - qother));
 	want = clamp_t(u64, want, max(cwnd / 2, 2U),
-		       min_t(u64, (u64)cwnd * 2, tp->snd_cwnd_clamp));
+		       min_t(u64, (u64)cwnd * CDG_SHARE_STEP_MAX,
+			     tp->snd_cwnd_clamp));
 	/* Within an eighth: leave it to cubic. */
 	if (want + (cwnd >> 3) >= cwnd && want <= cwnd + (cwnd >> 3))
 		return;
@@ -881,11 +892,14 @@ static void cdg_compete_round(struct sock *sk)
 		break;
 	case CDG_MODE_COMPETE:
 		if (!standing) {
-			cdg_compete_exit(sk, cdg_drained_wnd(cwnd, base_us,
-							     rtt_min_us),
-					 rtt_min_us);
+			if (++ca->low_rounds >= CDG_COMPETE_LOW_ROUNDS)
+				cdg_compete_exit(sk,
+						 cdg_drained_wnd(cwnd, base_us,
+								 rtt_min_us),
+						 rtt_min_us);
 			break;
 		}
+		ca->low_rounds = 0;
 		if (++ca->probe_rounds < CDG_PROBE_ROUNDS ||
 		    tcp_in_slow_start(tp))
 			break;

@@ -25,6 +25,7 @@
 # What differs between kernel lines is the API the module is built
 # against and the TCP stack around it: the oldest and newest line bound
 # both, and the lines between are checked for what a user meets first.
+# A test with a line "# vm-tier: newest" runs on the newest kernel only.
 # CDG_VM_FULL_MATRIX=1 (make check-full) runs every test on every kernel,
 # and so does naming tests (T=...).
 #
@@ -139,6 +140,10 @@ run_pair() {
 	   [ "$named" = 0 ] && [ -z "${CDG_VM_FULL_MATRIX:-}" ] &&
 	   ! grep -q '^# vm-tier: functional' "$top/tests/vm/$t.sh"; then
 		echo "ok 1 - $t on $k # SKIP the functional tests only on the kernels between ${kvers[0]} and ${kvers[-1]}; CDG_VM_FULL_MATRIX=1 or T=$t runs it here" > "$work/$i.out"
+	elif [ "$k" != "${kvers[-1]}" ] && [ "$named" = 0 ] &&
+	   [ -z "${CDG_VM_FULL_MATRIX:-}" ] &&
+	   grep -q '^# vm-tier: newest' "$top/tests/vm/$t.sh"; then
+		echo "ok 1 - $t on $k # SKIP $t runs on the newest kernel only (${kvers[-1]}; its '# vm-tier: newest' line says why); CDG_VM_FULL_MATRIX=1 or T=$t runs it here" > "$work/$i.out"
 	else
 		CDG_VM_IMG=${img[$k]} "$top/scripts/vm/run.sh" --kver "$k" "$t" \
 			>"$work/$i.out" 2>"$work/$i.err" || rc=$?

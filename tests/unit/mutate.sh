@@ -91,7 +91,10 @@ compete-beta|s/CDG_CUBIC_BETA\t\t717/CDG_CUBIC_BETA\t\t512/
 compete-cubic-c|s/CDG_CUBIC_K3_PER_SEG\t2500000000ULL/CDG_CUBIC_K3_PER_SEG\t1250000000ULL/
 compete-param-range|s/\&compete, 1$/\&compete, 2/
 compete-counter|s/cdg_count(sk, CDG_MIB_COMPETE_EXIT);/;/
-compete-cbrt|s/b = 3 \* y \* (y + 1) + 1;/b = 3 * y * (y + 1);/"
+compete-cbrt|s/b = 3 \* y \* (y + 1) + 1;/b = 3 * y * (y + 1);/
+compete-low-rounds|s/CDG_COMPETE_LOW_ROUNDS\t4/CDG_COMPETE_LOW_ROUNDS\t3/
+compete-low-kept|s/^\t\tca->low_rounds = 0;$/\t\t;/
+compete-share-step|s/CDG_SHARE_STEP_MAX\t4/CDG_SHARE_STEP_MAX\t3/"
 
 # --list: the mutants, one "name|sed expression" a line (tests/peer/mutants.sh
 # runs the same ones against the scripted peer).

@@ -11,11 +11,13 @@
  *   is back at the base RTT) never enters it, in 400 rounds; nor does a
  *   standing queue without CDG backoffs, nor 7 rounds, nor anything at
  *   compete=0.
- * - A round whose minimum is back at the base: delay mode again, cwnd
- *   drained, and delay backoffs again.
+ * - 4 rounds in a row whose minimum is back at the base (3 are not, nor
+ *   3 + a standing one + 3): delay mode again, cwnd drained, and delay
+ *   backoffs again.
  * - The drain probe every 8 competing rounds: cwnd to cwnd * base / min
  *   RTT, back the round after; then a standing queue keeps the mode and
- *   sets the window for half the queue, an empty one returns to delay mode.
+ *   sets the window for half the queue (at most 4 x cwnd per probe), an
+ *   empty one returns to delay mode.
  * - The base RTT does not follow the standing queue (frozen for 12 s).
  * - A loss while competing: cubic's 0.7, not CDG's 0.5; the window then
  *   follows cubic's curve back to where it was (K = cbrt(0.75 w_max) s).
@@ -278,6 +280,7 @@ static void test_exit_on_empty(void)
 	long x0 = exits();
 	u32 cwnd;
 	bool cwr;
+	int i;
 
 	setup("1");
 	competing(&s);
@@ -285,13 +288,25 @@ static void test_exit_on_empty(void)
 	round_at(&s, BASE + 2600, BASE + 3000, false);
 	tap_ok(exits() == x0, "a round 2.6 ms over the base (margin 2.5) still "
 	       "stands: competing (CompeteExits +%ld)", exits() - x0);
+	/*
+	 * Three rounds at 2.4 ms, then one standing: the count starts again
+	 * (with a 1-BDP buffer cubic's losses empty the queue for a round).
+	 */
+	for (i = 0; i < 3; i++)
+		round_at(&s, BASE + 2400, BASE + 3000, false);
+	round_at(&s, BASE + QUEUE, BASE + QUEUE + 1000, false);
+	for (i = 0; i < 3; i++)
+		round_at(&s, BASE + 2400, BASE + 3000, false);
+	tap_ok(exits() == x0, "3 rounds of an empty queue, a standing one, 3 "
+	       "more: still competing (CompeteExits +%ld)", exits() - x0);
+	/* The 4th in a row at 2.4 ms over the base. */
 	cwnd = tcp_snd_cwnd(&s.tp);
-	/* The queue fell to 2.4 ms over the base. */
 	round_at(&s, BASE + 2400, BASE + 3000, false);
 	tap_ok(exits() == x0 + 1 && tcp_snd_cwnd(&s.tp) == cwnd * BASE / (BASE + 2400),
-	       "the queue drained to 2.4 ms: back to delay mode (CompeteExits +%ld), "
-	       "cwnd %u -> %u (want cwnd * base / min RTT = %u)", exits() - x0, cwnd,
-	       tcp_snd_cwnd(&s.tp), cwnd * BASE / (BASE + 2400));
+	       "the 4th round in a row at 2.4 ms: back to delay mode "
+	       "(CompeteExits +%ld), cwnd %u -> %u (want cwnd * base / min RTT "
+	       "= %u)", exits() - x0, cwnd, tcp_snd_cwnd(&s.tp),
+	       cwnd * BASE / (BASE + 2400));
 	round_at(&s, BASE + 1000, BASE + 2000, false);
 	cwr = round_at(&s, BASE + 3000, BASE + 4000, true);
 	tap_ok(cwr, "delay mode again: a positive gradient backs off");
@@ -364,6 +379,29 @@ static void test_probe(void)
 	       "the queue was ours (the judging round's min at the base): delay "
 	       "mode, cwnd %u -> %u (want cwnd * base / max RTT = %u)", cwnd,
 	       tcp_snd_cwnd(&s.tp), cwnd * BASE / (BASE + 10000));
+	t_close(&s);
+	teardown();
+}
+
+/*
+ * The share step: a probe that finds ours a small part of the queue (2 of
+ * 40 ms) raises ssthresh to at most 4 x cwnd, not the 8 x that half the
+ * queue would take; one that finds none of it ours, 4 x as well.
+ */
+static void test_share_step(void)
+{
+	struct tsock s;
+	u32 cwnd;
+
+	setup("1");
+	standing_queue(&s, 8, true);
+	to_probe(&s, BASE + QUEUE);
+	round_at(&s, BASE + QUEUE, BASE + QUEUE + 1000, true);	/* drain */
+	cwnd = tcp_snd_cwnd(&s.tp);
+	round_at(&s, BASE + 38000, BASE + 39000, true);		/* judge */
+	tap_ok(s.tp.snd_ssthresh == cwnd * 4,
+	       "ours 2 of the 40 ms queue: ssthresh %u = 4 x cwnd %u (half "
+	       "the queue would be 8 x)", s.tp.snd_ssthresh, cwnd);
 	t_close(&s);
 	teardown();
 }
@@ -465,6 +503,7 @@ int main(void)
 	test_own_sawtooth();
 	test_exit_on_empty();
 	test_probe();
+	test_share_step();
 	test_base_frozen();
 	test_loss_and_cubic();
 	tap_ok(shim_mem.live == 1 && shim_mem.bad_frees == 0 && shim_warnings == 0,

@@ -2,6 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-exclusive: measures goodput and RTT
 # vm-timeout: 900
+# vm-tier: newest
+#
+# On the newest kernel only in make check (10-11 minutes of VM time a
+# kernel, the longest test): the statistical comparison catches a wrong
+# parameter or formula, which does not depend on the kernel line, and
+# the scripted peer (tests/vm/peer.sh) compares the two modules ACK by
+# ACK on every line.  make check-full runs it on every kernel.
 #
 # Parity with the reference (cdg-spec preamble: "a user who swaps Debian's
 # in-tree tcp_cdg.ko for ours sees the same congestion behaviour"): the
