@@ -49,12 +49,19 @@ table() {
 			/^# --- / { cur = ($3 == k ":") ; if (cur) { n++; t = $4 } next }
 			/^# --- |^# check-vm/ { cur = 0 }
 			cur && /^not ok / { f++ }
-			cur && /^ok .*# *SKIP/ { if ($0 ~ /functional tests only/) tier++; else s++; next }
+			cur && /^ok .*# *SKIP/ {
+				if ($0 ~ /functional tests only/) tier++
+				else if ($0 ~ /on the newest kernel only/) newest++
+				else s++
+				next
+			}
 			cur && /^ok / { p++ }
 			END {
 				if (!n) { print "not booted"; exit }
 				if (tier)
-					printf "functional, %d of %d tests", n - tier, n
+					printf "functional, %d of %d tests", n - tier - newest, n
+				else if (newest)
+					printf "%d of %d tests (%d on the newest line only)", n - newest, n, newest
 				else
 					printf "all %d tests", n
 				printf ": %d passed, %d failed, %d skipped", p, f, s
